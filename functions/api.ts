@@ -1,0 +1,99 @@
+/**
+ * The Lambda handler: a middy chain around one call into lib/. API Gateway HTTP API, payload format 2.0.
+ */
+import { MetricUnit } from '@aws-lambda-powertools/metrics';
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
+import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
+import middy from '@middy/core';
+import httpCors from '@middy/http-cors';
+import httpHeaderNormalizer from '@middy/http-header-normalizer';
+import httpSecurityHeaders from '@middy/http-security-headers';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { createApp, type AppDeps } from '../lib/app.ts';
+import { loadConfig, type Config } from '../lib/config.ts';
+import type { ApiRequest } from '../lib/http.ts';
+import { errorResponse } from '../lib/respond.ts';
+import { logger, metrics, tracer } from './observability.ts';
+
+type Event = APIGatewayProxyEventV2;
+type Result = APIGatewayProxyStructuredResultV2;
+
+/** Headers a browser script may read cross-origin (CONTRACT §3: the x-* headers are exposed). */
+const EXPOSED_HEADERS = [
+  'x-request-id',
+  'x-response-time',
+  'x-cache-status',
+  'x-cache-ttl',
+  'x-fetch-mode',
+  'x-fetch-time',
+  'server-timing',
+].join(', ');
+
+function toApiRequest(event: Event, context: Context): ApiRequest {
+  const headers: Record<string, string | undefined> = { ...event.headers };
+  if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
+  return {
+    method: event.requestContext.http.method.toUpperCase(),
+    rawQueryString: event.rawQueryString ?? '',
+    headers,
+    requestId: event.requestContext.requestId || context.awsRequestId,
+    receivedAt: event.requestContext.timeEpoch || Date.now(),
+  };
+}
+
+/** Last resort: whatever escapes the app still answers the contract's EFATAL payload, never a stack trace. */
+const lastResort = (config: Config): middy.MiddlewareObj<Event, Result> => ({
+  onError: async (request) => {
+    logger.error('unhandled error', { error: request.error as Error });
+    const requestId = request.event?.requestContext?.requestId || request.context.awsRequestId;
+    request.response = errorResponse(request.error, { requestId, docsUrl: config.docsUrl, target: undefined });
+  },
+});
+
+export function createHandler(config: Config, deps: AppDeps = {}) {
+  const app = createApp(config, {
+    onUnexpectedError: (error, requestId) => logger.error('unexpected error', { error: error as Error, requestId }),
+    ...deps,
+  });
+  return middy<Event, Result>()
+    .use(captureLambdaHandler(tracer))
+    .use(injectLambdaContext(logger))
+    .use(logMetrics(metrics))
+    .use(httpHeaderNormalizer())
+    .use(
+      httpSecurityHeaders({
+        // Other sites embed our answers (`<img src>` on an embed address): resources must be loadable cross-origin.
+        crossOriginResourcePolicy: { policy: 'cross-origin' },
+        crossOriginEmbedderPolicy: false,
+        crossOriginOpenerPolicy: false,
+        // JSON and redirects never need to run anything or be framed.
+        contentSecurityPolicy: {
+          'default-src': "'none'",
+          // Empty values drop middy's defaults that only make sense for HTML documents.
+          'report-to': '',
+          'require-trusted-types-for': '',
+        },
+        permissionsPolicy: false,
+        reportTo: false,
+      }),
+    )
+    .use(
+      httpCors({
+        origin: '*',
+        methods: 'GET, HEAD, OPTIONS',
+        headers: 'x-api-key, content-type',
+        exposeHeaders: EXPOSED_HEADERS,
+        maxAge: 86400,
+        disableBeforePreflightResponse: false,
+      }),
+    )
+    .use(lastResort(config))
+    .handler(async (event, context) => {
+      const response = await app.handle(toApiRequest(event, context));
+      metrics.addMetric(response.statusCode < 400 ? 'success' : response.statusCode < 500 ? 'fail' : 'error', MetricUnit.Count, 1);
+      return response;
+    });
+}
+
+export const handler = createHandler(loadConfig());

@@ -1,0 +1,53 @@
+/**
+ * Configuration is read from the environment once, validated, frozen and passed down. Nothing below lib/
+ * reads process.env.
+ */
+import { AddressPolicy } from './fetch/policy.ts';
+
+export interface Config {
+  /** Port of the local service. */
+  readonly port: number;
+  /** Address of the local service as callers reach it (used for links back to it, e.g. the local CDN). */
+  readonly publicUrl: string;
+  /** Which targets may be fetched: public unicast only, plus the GLANCE_ALLOW_HOSTS exemptions. */
+  readonly policy: AddressPolicy;
+  /** Largest target body read, in bytes. */
+  readonly maxBodyBytes: number;
+  /** Default user agent sent to targets (a current desktop Chrome; many sites answer bots differently). */
+  readonly userAgent: string;
+  /** Where the README's error section lives; the error payload's `more`. */
+  readonly docsUrl: string;
+}
+
+export const DEFAULT_USER_AGENT =
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+
+const DOCS_URL = 'https://github.com/glance-api/glance#errors';
+
+type Env = Record<string, string | undefined>;
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  return Object.freeze({
+    port,
+    publicUrl: (env.GLANCE_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    policy: AddressPolicy.fromSetting(env.GLANCE_ALLOW_HOSTS ?? ''),
+    maxBodyBytes: integer(env, 'GLANCE_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    userAgent: env.GLANCE_USER_AGENT || DEFAULT_USER_AGENT,
+    docsUrl: env.GLANCE_DOCS_URL || DOCS_URL,
+  });
+}
