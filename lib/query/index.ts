@@ -1,0 +1,78 @@
+/**
+ * The query string (API Gateway's `rawQueryString`, or the local service's equivalent) plus the request
+ * headers → one frozen, validated Options object (CONTRACT §1, §2), or a GlanceError naming the parameter.
+ */
+import { GlanceError, invalidParam } from '../errors.ts';
+import { readData } from './data-rules.ts';
+import { readIframe, readPing } from './enrich.ts';
+import { readHeaders } from './headers.ts';
+import { readMeta } from './meta.ts';
+import type { Options } from './options.ts';
+import { readOutput } from './output.ts';
+import { readPage } from './page.ts';
+import { readPdf } from './pdf.ts';
+import { child, flagOf } from './read.ts';
+import { readScreenshot } from './screenshot.ts';
+import { readTiming } from './timing.ts';
+import { buildTree, type QueryNode } from './tree.ts';
+
+export * from './options.ts';
+
+function readUrl(root: QueryNode): string {
+  const found = child(root, 'url');
+  const url = found?.node.value?.trim() ?? '';
+  if (url === '') {
+    throw new GlanceError(
+      'EINVALURL',
+      'The `url` parameter is required: give the address of the page, such as ?url=https://example.com.',
+      { data: { url: 'required' } },
+    );
+  }
+  return url;
+}
+
+/** Microlink lets its own servers write files to a given path; a public endpoint must never. */
+function refuseServerPaths(root: QueryNode): void {
+  const owners: Array<[QueryNode | undefined, string]> = [
+    [root, ''],
+    [child(root, 'screenshot')?.node, 'screenshot'],
+    [child(root, 'pdf')?.node, 'pdf'],
+  ];
+  for (const [node, name] of owners) {
+    const path = node && child(node, 'path', name);
+    if (path) throw invalidParam(path.name, 'not accepted: files are never written to a path given by the caller');
+  }
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
+}
+
+export function parseQuery(rawQueryString: string, headers?: Record<string, string | undefined>): Options {
+  const root = buildTree(rawQueryString);
+  refuseServerPaths(root);
+  const url = readUrl(root);
+  const { meta, audio, video } = readMeta(root);
+  const options: Options = {
+    url,
+    meta,
+    screenshot: readScreenshot(root),
+    pdf: readPdf(root),
+    ping: readPing(root),
+    ...readOutput(root),
+    ...readTiming(root),
+    force: flagOf(root, 'force', false),
+    ...readPage(root),
+    headers: readHeaders(root, headers),
+    audio,
+    video,
+    iframe: readIframe(root),
+    palette: flagOf(root, 'palette', false),
+    data: readData(root),
+  };
+  return deepFreeze(options);
+}

@@ -1,0 +1,211 @@
+/**
+ * The typed, validated options of one request (CONTRACT §2), as `parseQuery` answers them: every default is
+ * applied, so a consumer only meets `undefined` where the contract has no default, and the whole object is
+ * frozen.
+ */
+
+export const DEFAULT_META_FIELDS = [
+  'title',
+  'description',
+  'lang',
+  'author',
+  'publisher',
+  'date',
+  'url',
+  'image',
+  'logo',
+] as const;
+
+/** The default fields plus the media ones the `audio` / `video` flags add. */
+export const META_FIELDS = [...DEFAULT_META_FIELDS, 'audio', 'video'] as const;
+export type MetaField = (typeof META_FIELDS)[number];
+
+export interface MetaOptions {
+  /** Fields to extract, in the order of META_FIELDS; never empty (no field at all is `meta: false`). */
+  readonly fields: readonly MetaField[];
+}
+
+export type OverlayBrowser = 'light' | 'dark';
+
+export interface OverlayOptions {
+  /** Draw the capture inside a browser window of this theme. */
+  readonly browser: OverlayBrowser | undefined;
+  /** CSS colour, gradient, or http(s) image URL the framed capture sits on. */
+  readonly background: string | undefined;
+}
+
+export type ScreenshotType = 'png' | 'jpeg';
+
+export interface ScreenshotOptions {
+  readonly type: ScreenshotType;
+  /** JPEG quality, 0–100; ignored for png. */
+  readonly quality: number;
+  readonly fullPage: boolean;
+  /** CSS selector to wait for and clip the capture to. */
+  readonly element: string | undefined;
+  readonly omitBackground: boolean;
+  /** Present when `overlay.browser` or `overlay.background` was given. */
+  readonly overlay: OverlayOptions | undefined;
+}
+
+/** Puppeteer's paper formats (`PaperFormat`), in their canonical spelling. */
+export const PDF_FORMATS = ['Letter', 'Legal', 'Tabloid', 'Ledger', 'A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6'] as const;
+export type PdfFormat = (typeof PDF_FORMATS)[number];
+
+/** CSS lengths with a unit Chromium's printer understands (`px`, `in`, `cm`, `mm`). */
+export interface PdfMargin {
+  readonly top: string;
+  readonly right: string;
+  readonly bottom: string;
+  readonly left: string;
+}
+
+export interface PdfOptions {
+  readonly format: PdfFormat;
+  /** Always all four sides; a single length applies to each, an object changes only the sides given. */
+  readonly margin: PdfMargin;
+  readonly scale: number;
+  readonly landscape: boolean;
+  /** Chromium's page-range syntax, e.g. `1-5, 8, 11-13`. */
+  readonly pageRanges: string | undefined;
+  readonly printBackground: boolean;
+}
+
+export interface PingOptions {
+  readonly image: boolean;
+  readonly logo: boolean;
+  readonly audio: boolean;
+  readonly video: boolean;
+}
+
+/** Overrides merged over the device's own viewport; only the fields the caller gave are present. */
+export interface ViewportOptions {
+  readonly width?: number;
+  readonly height?: number;
+  readonly deviceScaleFactor?: number;
+  readonly isMobile?: boolean;
+  readonly hasTouch?: boolean;
+  readonly isLandscape?: boolean;
+}
+
+export const WAIT_UNTIL = ['load', 'domcontentloaded', 'networkidle0', 'networkidle2', 'auto'] as const;
+export type WaitUntil = (typeof WAIT_UNTIL)[number];
+
+export const COLOR_SCHEMES = ['light', 'dark', 'no-preference'] as const;
+export type ColorScheme = (typeof COLOR_SCHEMES)[number];
+
+export const MEDIA_TYPES = ['screen', 'print'] as const;
+export type MediaType = (typeof MEDIA_TYPES)[number];
+
+export interface IframeOptions {
+  /** oEmbed consumer parameters, forwarded to the provider. */
+  readonly maxWidth: number | undefined;
+  readonly maxHeight: number | undefined;
+}
+
+/** Microlink's rule types (https://microlink.io/docs/mql/data/type). */
+export const DATA_TYPES = [
+  'audio',
+  'author',
+  'auto',
+  'boolean',
+  'date',
+  'description',
+  'email',
+  'image',
+  'ip',
+  'lang',
+  'logo',
+  'number',
+  'object',
+  'publisher',
+  'regexp',
+  'string',
+  'title',
+  'url',
+  'video',
+] as const;
+export type DataType = (typeof DATA_TYPES)[number];
+
+/** One extraction rule (Microlink's MQL rule). */
+export interface DataRule {
+  /** CSS selectors tried in order; empty means the whole page. */
+  readonly selector: readonly string[];
+  /** True when given as `selectorAll`: every match is collected into a list. */
+  readonly all: boolean;
+  /** Attributes (or `html`, `outerHTML`, `text`, `markdown`, `val`) tried in order; empty when `rules` is set. */
+  readonly attr: readonly string[];
+  /** Nested rules, applied inside each match (`attr` given as an object). */
+  readonly rules: DataRules | undefined;
+  /** Accepted value types, tried in order. */
+  readonly type: readonly DataType[];
+}
+
+/** Field name → its rules, first to last fallback (at least one). */
+export type DataRules = Readonly<Record<string, readonly DataRule[]>>;
+
+export interface Options {
+  /** Trimmed but otherwise as given; syntax, scheme and address are vetted by the fetch module. */
+  readonly url: string;
+  readonly meta: false | MetaOptions;
+  readonly screenshot: false | ScreenshotOptions;
+  readonly pdf: false | PdfOptions;
+  readonly ping: PingOptions;
+  /** Dot path into `data`. */
+  readonly embed: string | undefined;
+  /** Dot paths into `data` to keep. */
+  readonly filter: readonly string[] | undefined;
+  readonly prerender: 'auto' | boolean;
+  /** Milliseconds. */
+  readonly ttl: number;
+  /** Milliseconds, at most `ttl`; `false` when not set. */
+  readonly staleTtl: number | false;
+  readonly force: boolean;
+  /** Milliseconds for the whole request. */
+  readonly timeout: number;
+  /** Device preset name as given; the browser module resolves it. */
+  readonly device: string;
+  readonly viewport: ViewportOptions;
+  /** Never empty. */
+  readonly waitUntil: readonly WaitUntil[];
+  readonly waitForSelector: string | undefined;
+  /** Milliseconds, at most `timeout`. */
+  readonly waitForTimeout: number | undefined;
+  readonly colorScheme: ColorScheme;
+  readonly mediaType: MediaType;
+  readonly javascript: boolean;
+  readonly animations: boolean;
+  /** Selectors clicked in order. */
+  readonly click: readonly string[];
+  /** Selectors scrolled into view in order. */
+  readonly scroll: readonly string[];
+  /** CSS code or stylesheet URLs. */
+  readonly styles: readonly string[];
+  /** JavaScript code or script URLs. */
+  readonly scripts: readonly string[];
+  /** Extra request headers for the target, lower-case names. */
+  readonly headers: Readonly<Record<string, string>>;
+  readonly audio: boolean;
+  readonly video: boolean;
+  readonly iframe: false | IframeOptions;
+  readonly palette: boolean;
+  readonly data: DataRules | undefined;
+}
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+export const TTL = { default: DAY, min: MINUTE, max: 31 * DAY } as const;
+export const TIMEOUT = { default: 28 * SECOND, min: SECOND, max: 28 * SECOND } as const;
+
+export const DEFAULTS = {
+  device: 'Macbook Pro 13',
+  colorScheme: 'no-preference',
+  mediaType: 'screen',
+  waitUntil: ['auto'],
+  screenshot: { type: 'png', quality: 80 },
+  // Microlink's pdf defaults (https://microlink.io/docs/sdk/methods/pdf).
+  pdf: { format: 'A4', margin: '0.35cm', scale: 0.6, printBackground: true },
+} as const;

@@ -1,0 +1,33 @@
+/** What the answer carries: `embed` (one field instead of the envelope, CONTRACT §6) and `filter`. */
+import { invalidParam } from '../errors.ts';
+import { child, list, text } from './read.ts';
+import type { QueryNode } from './tree.ts';
+
+// Keys of `data` as the response spells them (`size_pretty`, `background_color`), and list indices.
+const PATH = /^[\w$-]+(\.[\w$-]+)*$/;
+const POLLUTING = /(^|\.)(__proto__|constructor|prototype)(\.|$)/;
+const isPath = (value: string): boolean => PATH.test(value) && !POLLUTING.test(value);
+
+export interface OutputOptions {
+  readonly embed: string | undefined;
+  readonly filter: readonly string[] | undefined;
+}
+
+export function readOutput(root: QueryNode): OutputOptions {
+  const embedFound = child(root, 'embed');
+  let embed: string | undefined;
+  if (embedFound) {
+    embed = text(embedFound, 'a dot path into data, such as screenshot.url');
+    if (!isPath(embed)) throw invalidParam(embedFound.name, 'a dot path into data, such as screenshot.url');
+  }
+
+  const filterFound = child(root, 'filter');
+  let filter: string[] | undefined;
+  if (filterFound) {
+    filter = [...new Set(list(filterFound, true))];
+    if (!filter.every(isPath)) {
+      throw invalidParam(filterFound.name, 'a comma-separated list of dot paths into data, such as title,image.url');
+    }
+  }
+  return { embed, filter };
+}

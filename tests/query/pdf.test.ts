@@ -1,0 +1,54 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parse, rejects } from './expect-error.ts';
+
+const pdf = (query: string) => {
+  const options = parse(query).pdf;
+  assert.ok(options, 'pdf should be on');
+  return options;
+};
+
+const all = (length: string) => ({ top: length, right: length, bottom: length, left: length });
+
+describe('pdf', () => {
+  test('off by default; on with Microlink defaults', () => {
+    assert.equal(parse('').pdf, false);
+    assert.deepEqual(pdf('pdf'), {
+      format: 'A4',
+      margin: all('0.35cm'),
+      scale: 0.6,
+      landscape: false,
+      pageRanges: undefined,
+      printBackground: true,
+    });
+  });
+
+  test('reads every option', () => {
+    assert.deepEqual(
+      pdf('pdf.format=letter&pdf.margin=4mm&pdf.scale=1.5&pdf.landscape&pdf.pageRanges=1-5%2C+8%2C+11-13&pdf.printBackground=false'),
+      { format: 'Letter', margin: all('4mm'), scale: 1.5, landscape: true, pageRanges: '1-5, 8, 11-13', printBackground: false },
+    );
+    assert.equal(pdf('pdf.scale=.5').scale, 0.5);
+  });
+
+  test('a margin object changes only the sides given', () => {
+    assert.deepEqual(pdf('pdf.margin.top=1in&pdf.margin.left=20px').margin, {
+      top: '1in',
+      right: '0.35cm',
+      bottom: '0.35cm',
+      left: '20px',
+    });
+  });
+
+  test('refuses invalid options, naming each', () => {
+    rejects('pdf.format=B5', 'EINVALQUERY', 'pdf.format');
+    rejects('pdf.margin=4em', 'EINVALQUERY', 'pdf.margin');
+    rejects('pdf.margin.top=-1mm', 'EINVALQUERY', 'pdf.margin.top');
+    rejects('pdf.margin=1mm&pdf.margin.top=2mm', 'EINVALQUERY', 'pdf.margin');
+    rejects('pdf.scale=0.05', 'EINVALQUERY', 'pdf.scale');
+    rejects('pdf.scale=3', 'EINVALQUERY', 'pdf.scale');
+    rejects('pdf.landscape=sideways', 'EINVALQUERY', 'pdf.landscape');
+    rejects('pdf.pageRanges=first', 'EINVALQUERY', 'pdf.pageRanges');
+    rejects('pdf.page_ranges=1-2-3', 'EINVALQUERY', 'pdf.pageRanges');
+  });
+});

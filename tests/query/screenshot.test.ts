@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { parse, rejects } from './expect-error.ts';
+
+const shot = (query: string) => {
+  const { screenshot } = parse(query);
+  assert.ok(screenshot, 'screenshot should be on');
+  return screenshot;
+};
+
+describe('screenshot', () => {
+  test('off by default; on with true, a bare key or an empty value', () => {
+    assert.equal(parse('').screenshot, false);
+    assert.equal(parse('screenshot=false').screenshot, false);
+    for (const query of ['screenshot=true', 'screenshot', 'screenshot=']) {
+      assert.deepEqual(shot(query), {
+        type: 'png',
+        quality: 80,
+        fullPage: false,
+        element: undefined,
+        omitBackground: false,
+        overlay: undefined,
+      });
+    }
+  });
+
+  test('reads every option', () => {
+    const options = shot(
+      'screenshot.type=JPEG&screenshot.quality=55&screenshot.fullPage&screenshot.element=%23main+.card' +
+        '&screenshot.omitBackground=true&screenshot.overlay.browser=dark&screenshot.overlay.background=%23c1c1c1',
+    );
+    assert.deepEqual(options, {
+      type: 'jpeg',
+      quality: 55,
+      fullPage: true,
+      element: '#main .card',
+      omitBackground: true,
+      overlay: { browser: 'dark', background: '#c1c1c1' },
+    });
+    assert.equal(shot('screenshot.type=jpg').type, 'jpeg');
+  });
+
+  test('refuses invalid options, naming each', () => {
+    rejects('screenshot.type=gif', 'EINVALQUERY', 'screenshot.type');
+    rejects('screenshot.type=constructor', 'EINVALQUERY', 'screenshot.type');
+    rejects('screenshot.type=toString', 'EINVALQUERY', 'screenshot.type');
+    rejects('screenshot.quality=101', 'EINVALQUERY', 'screenshot.quality');
+    rejects('screenshot.quality=-1', 'EINVALQUERY', 'screenshot.quality');
+    rejects('screenshot.quality=50.5', 'EINVALQUERY', 'screenshot.quality');
+    rejects('screenshot.quality=high', 'EINVALQUERY', 'screenshot.quality');
+    rejects('screenshot.element=', 'EINVALQUERY', 'screenshot.element');
+    rejects('screenshot.fullPage=no', 'EINVALQUERY', 'screenshot.fullPage');
+    rejects('screenshot.overlay.browser=sepia', 'EINVALQUERY', 'screenshot.overlay.browser');
+  });
+
+  test('overlay backgrounds: colours, gradients and http(s) image URLs', () => {
+    for (const background of [
+      '#fff',
+      '#11223344',
+      'rgb(10, 20, 30)',
+      'hsla(120 50% 50% / 0.5)',
+      'tomato',
+      'linear-gradient(225deg, #FF057C 0%, #8D0B93 50%, #321575 100%)',
+      'radial-gradient(circle, rgb(1,2,3) 0%, transparent 100%)',
+      'https://example.com/bg.png',
+    ]) {
+      const options = shot(`screenshot.overlay.background=${encodeURIComponent(background)}`);
+      assert.deepEqual(options.overlay, { browser: undefined, background }, background);
+    }
+  });
+
+  test('other overlay backgrounds are EINVALOVERLAYBG naming the parameter', () => {
+    for (const background of [
+      'red; position: fixed',
+      'url(https://example.com/x.png)',
+      'linear-gradient(red, blue',
+      'javascript:alert(1)',
+      'ftp://example.com/bg.png',
+      '#12',
+      'red}body{display:none',
+      '"><script>',
+    ]) {
+      rejects(
+        `screenshot.overlay.background=${encodeURIComponent(background)}`,
+        'EINVALOVERLAYBG',
+        'screenshot.overlay.background',
+      );
+    }
+  });
+});
+
+describe('screenshot: legacy flat keys', () => {
+  test('apply to the screenshot when it is on', () => {
+    const options = shot(
+      'screenshot&element=%23hero&fullPage=true&type=jpeg&quality=40&omitBackground&overlay.browser=light',
+    );
+    assert.deepEqual(options, {
+      type: 'jpeg',
+      quality: 40,
+      fullPage: true,
+      element: '#hero',
+      omitBackground: true,
+      overlay: { browser: 'light', background: undefined },
+    });
+    assert.equal(shot('screenshot&full_page').fullPage, true);
+  });
+
+  test('do not turn the screenshot on, and are ignored when it is off', () => {
+    assert.equal(parse('element=%23hero&fullPage&type=jpeg&overlay.browser=dark').screenshot, false);
+    assert.equal(parse('screenshot=false&type=gif&quality=900').screenshot, false);
+  });
+
+  test('agreeing with the nested form is fine; disagreeing is a conflict', () => {
+    assert.equal(shot('screenshot.fullPage&fullPage=true').fullPage, true);
+    rejects('screenshot.element=%23a&element=%23b', 'EINVALQUERY', 'screenshot.element');
+    rejects('screenshot.type=png&type=jpeg', 'EINVALQUERY', 'screenshot.type');
+    rejects('screenshot.overlay.browser=dark&overlay.browser=light', 'EINVALQUERY', 'screenshot.overlay');
+  });
+
+  test('an invalid legacy value is refused when the screenshot is on', () => {
+    rejects('screenshot&type=gif', 'EINVALQUERY', 'type');
+    rejects('screenshot&overlay.background=url(x)', 'EINVALOVERLAYBG', 'overlay.background');
+  });
+});
