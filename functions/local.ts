@@ -111,8 +111,11 @@ export function writeResult(res: ServerResponse, result: APIGatewayProxyResultV2
   res.end(headOnly ? undefined : body);
 }
 
+/** Room for long query strings, so the app (not node's 431) answers those past its own 16 KiB limit. */
+const MAX_HEADER_BYTES = 64 * 1024;
+
 export function createLocalServer(handler: LambdaHandler): Server {
-  return createServer(async (req, res) => {
+  return createServer({ maxHeaderSize: MAX_HEADER_BYTES }, async (req, res) => {
     const requestId = randomUUID();
     const now = Date.now();
     try {

@@ -40,12 +40,20 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return value;
 }
 
+function policy(setting: string): AddressPolicy {
+  try {
+    return AddressPolicy.fromSetting(setting);
+  } catch (error) {
+    throw new ConfigError(`GLANCE_ALLOW_HOSTS: ${(error as Error).message}`, { cause: error });
+  }
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   return Object.freeze({
     port,
     publicUrl: (env.GLANCE_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
-    policy: AddressPolicy.fromSetting(env.GLANCE_ALLOW_HOSTS ?? ''),
+    policy: policy(env.GLANCE_ALLOW_HOSTS ?? ''),
     maxBodyBytes: integer(env, 'GLANCE_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     userAgent: env.GLANCE_USER_AGENT || DEFAULT_USER_AGENT,
     docsUrl: env.GLANCE_DOCS_URL || DOCS_URL,

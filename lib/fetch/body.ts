@@ -1,0 +1,126 @@
+/**
+ * A response body as Glance reads it: decoded by Content-Encoding, cut off at the size limit, ended by the
+ * budget. Whatever stops the reading (done, limit, error, the reader leaving early) releases the connection.
+ */
+import { pipeline, Transform, type Readable } from 'node:stream';
+import zlib from 'node:zlib';
+import { GlanceError } from '../errors.ts';
+import { fetchFailure, type Attempt } from './errors.ts';
+
+// Browsers render a body whose compressed stream was cut short, so decoding is as forgiving (as in undici's fetch).
+const ZLIB_LENIENT = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
+const BROTLI_LENIENT = {
+  flush: zlib.constants.BROTLI_OPERATION_FLUSH,
+  finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
+};
+
+/** A zlib stream opens with CMF/FLG: method 8 and a header checksum divisible by 31 (RFC 1950 §2.2). */
+const isZlibHeader = (chunk: Buffer): boolean =>
+  chunk.length < 2 ? (chunk[0]! & 0x0f) === 0x08 : (chunk[0]! & 0x0f) === 0x08 && chunk.readUInt16BE(0) % 31 === 0;
+
+/**
+ * `deflate` means zlib-wrapped data (RFC 9110 §8.4.1.2), yet some servers send raw deflate and browsers accept
+ * both, so the first bytes decide.
+ */
+function createDeflateDecoder(): Transform {
+  let inflater: zlib.Inflate | zlib.InflateRaw | undefined;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, callback) {
+      if (chunk.length === 0) return callback();
+      if (!inflater) {
+        inflater = isZlibHeader(chunk) ? zlib.createInflate(ZLIB_LENIENT) : zlib.createInflateRaw(ZLIB_LENIENT);
+        inflater.on('data', (data: Buffer) => this.push(data));
+        inflater.on('error', (error) => this.destroy(error));
+      }
+      inflater.write(chunk, () => callback());
+    },
+    flush(callback) {
+      if (!inflater) return callback();
+      inflater.once('end', () => callback());
+      inflater.end();
+    },
+  });
+}
+
+const DECODERS: Record<string, () => Transform> = {
+  gzip: () => zlib.createGunzip(ZLIB_LENIENT),
+  'x-gzip': () => zlib.createGunzip(ZLIB_LENIENT),
+  deflate: createDeflateDecoder,
+  br: () => zlib.createBrotliDecompress(BROTLI_LENIENT),
+};
+
+/** More layers than this is a decompression bomb, not a real server (undici and curl use the same cap). */
+const MAX_ENCODINGS = 5;
+
+/** Content codings in the order they must be undone (the header lists them in the order they were applied). */
+function codings(contentEncoding: string | undefined, url: URL): string[] {
+  const listed = (contentEncoding ?? '')
+    .split(',')
+    .map((coding) => coding.trim().toLowerCase())
+    .filter((coding) => coding !== '' && coding !== 'identity');
+  const unsupported = listed.find((coding) => !(coding in DECODERS));
+  if (unsupported !== undefined || listed.length > MAX_ENCODINGS) {
+    throw new GlanceError(
+      'EFETCH',
+      `Could not fetch ${url.href}: the response uses an unsupported content encoding (${contentEncoding}).`,
+    );
+  }
+  return listed.reverse();
+}
+
+export interface BodyOptions {
+  contentEncoding: string | undefined;
+  maxBytes: number;
+  attempt: Attempt;
+  /** True once the reader gave up on the body: its end is then silent, not an error. */
+  cancelled: () => boolean;
+}
+
+/**
+ * Drops a body we will not read and frees its connection. undici reports the early end as an 'error' event,
+ * which nobody listens to once we have stopped reading, so it is swallowed here rather than crash the process.
+ */
+export function release(body: Readable): void {
+  body.on('error', () => undefined).destroy();
+}
+
+export function tooLarge(url: URL, maxBytes: number): GlanceError {
+  return new GlanceError('ETOOLARGE', `The body of ${url.href} is larger than the ${maxBytes}-byte limit.`);
+}
+
+/** Checks the codings up front (so an unsupported one fails before any reading) and returns the body reader. */
+export function decodedBody(raw: Readable, options: BodyOptions): AsyncGenerator<Buffer> {
+  const order = codings(options.contentEncoding, options.attempt.url);
+  return readBody(raw, order, options);
+}
+
+async function* readBody(raw: Readable, order: string[], options: BodyOptions): AsyncGenerator<Buffer> {
+  const { maxBytes, attempt } = options;
+  const decoders = order.map((coding) => DECODERS[coding]!());
+  let corrupt: Error | undefined;
+  for (const decoder of decoders) decoder.once('error', (error: Error) => (corrupt ??= error));
+  // pipeline() destroys every stage when one fails, so an error anywhere surfaces in the loop below.
+  const tail: Readable = decoders.length > 0 ? (pipeline([raw, ...decoders], () => {}) as Transform) : raw;
+  let size = 0;
+  try {
+    for await (const chunk of tail as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > maxBytes) throw tooLarge(attempt.url, maxBytes);
+      yield chunk;
+    }
+  } catch (error) {
+    if (error instanceof GlanceError) throw error;
+    if (options.cancelled()) return;
+    if (corrupt && !attempt.signal.aborted) {
+      throw new GlanceError(
+        'EFETCH',
+        `Could not fetch ${attempt.url.href}: its ${order.join(' + ')} body is corrupt (${corrupt.message}).`,
+        { cause: corrupt },
+      );
+    }
+    throw fetchFailure(error, attempt);
+  } finally {
+    release(raw);
+    release(tail);
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * The one way out of the process over HTTP. Every hop is vetted (parseTarget for the URL, the agent's lookup for
+ * the address connected to), redirects are followed here rather than by undici so each hop can be vetted, and
+ * one budget bounds the whole exchange.
+ */
+import { request } from 'undici';
+import type { Budget } from '../budget.ts';
+import { GlanceError } from '../errors.ts';
+import { decodedBody, release, tooLarge } from './body.ts';
+import { agentFor, type Resolver } from './connect.ts';
+import { fetchFailure, timedOut, type Attempt } from './errors.ts';
+import { requestHeaders, responseHeaders, withoutCredentials } from './headers.ts';
+import { parseTarget, type AddressPolicy } from './policy.ts';
+
+export type { Resolver } from './connect.ts';
+
+export interface Redirect {
+  statusCode: number;
+  /** The address redirected to. */
+  url: string;
+}
+
+export interface FetchOptions {
+  policy: AddressPolicy;
+  /** The sub-budget for this fetch; running out is ETIMEOUT. */
+  budget: Budget;
+  userAgent: string;
+  /** Decompressed body limit; more is ETOOLARGE. */
+  maxBytes: number;
+  /** Caller headers forwarded to the target, overriding the defaults (hop-by-hop ones are dropped). */
+  headers?: Record<string, string>;
+  method?: 'GET' | 'HEAD';
+  /** Default 10; more is EMAXREDIRECTS. */
+  maxRedirects?: number;
+  /** Default: the system resolver. Tests inject one. */
+  resolver?: Resolver;
+}
+
+export interface FetchResponse {
+  /** The final URL, after redirects. */
+  url: string;
+  statusCode: number;
+  /** Lower-case names, repeated fields joined with ', ', set-cookie dropped. */
+  headers: Record<string, string>;
+  redirects: Redirect[];
+  /** Decompressed, limited to maxBytes, ends at the budget. */
+  body: AsyncIterable<Buffer>;
+  /** Stops reading and releases the connection. */
+  cancel(): void;
+}
+
+export interface FetchedPage extends Omit<FetchResponse, 'body' | 'cancel'> {
+  body: Buffer;
+  timeMs: number;
+}
+
+const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
+/** Statuses and methods whose responses carry no body, whatever their headers say (RFC 9110 §6.4.1). */
+const BODILESS_STATUSES = new Set([204, 205, 304]);
+
+type RawResponse = Awaited<ReturnType<typeof request>>;
+
+const single = (value: string | string[] | undefined): string | undefined =>
+  Array.isArray(value) ? value[0] : value;
+
+/** The next hop of a redirect, vetted like a caller's URL; its refusal says it came from a redirect. */
+function redirectTarget(location: string, from: URL, policy: AddressPolicy): URL {
+  let resolved: string;
+  try {
+    resolved = new URL(location, from).href;
+  } catch {
+    resolved = location;
+  }
+  return parseTarget(resolved, policy, `The target at ${from.href} redirected to`);
+}
+
+function tooManyRedirects(redirects: Redirect[], next: URL, limit: number): GlanceError {
+  const loop = redirects.some((hop) => hop.url === next.href) ? ' (the redirects go round in a loop)' : '';
+  return new GlanceError(
+    'EMAXREDIRECTS',
+    `The target redirected more than ${limit} times${loop}; the last hop was to ${next.href}.`,
+  );
+}
+
+/**
+ * undici only acts on an abort once a connection exists, so a resolver or connect that hangs would outlive the
+ * budget; this settles at the abort, and a response that arrives later is released unread.
+ */
+function untilAborted(pending: Promise<RawResponse>, signal: AbortSignal): Promise<RawResponse> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    pending.then(
+      (response) => {
+        signal.removeEventListener('abort', onAbort);
+        if (signal.aborted) release(response.body);
+        else resolve(response);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** Discards a response body we will not read, keeping the connection for reuse when that is cheap. */
+function discard(response: RawResponse): Promise<void> {
+  return response.body.dump().catch(() => undefined);
+}
+
+/** Opens a guarded request; resolves once the final (non-redirect) response's headers are in. */
+export async function openResponse(target: string | URL, options: FetchOptions): Promise<FetchResponse> {
+  const { policy, maxBytes } = options;
+  const method = options.method ?? 'GET';
+  const maxRedirects = options.maxRedirects ?? 10;
+  const dispatcher = agentFor(policy, options.resolver);
+  const signal = options.budget.signal();
+  const started = performance.now();
+  let url = parseTarget(typeof target === 'string' ? target : target.href, policy);
+  let headers = requestHeaders(options.userAgent, options.headers);
+  const redirects: Redirect[] = [];
+
+  for (;;) {
+    const attempt: Attempt = { url, signal, started };
+    if (signal.aborted) throw timedOut(attempt);
+    let response: RawResponse;
+    try {
+      response = await untilAborted(request(url, { dispatcher, method, headers, signal }), signal);
+    } catch (error) {
+      throw fetchFailure(error, attempt);
+    }
+
+    const location = single(response.headers.location);
+    if (REDIRECT_STATUSES.has(response.statusCode) && location) {
+      await discard(response);
+      const next = redirectTarget(location, url, policy);
+      if (redirects.length >= maxRedirects) throw tooManyRedirects(redirects, next, maxRedirects);
+      // Only GET and HEAD are sent, and the Fetch standard keeps both through every redirect status.
+      if (next.origin !== url.origin) headers = withoutCredentials(headers);
+      redirects.push({ statusCode: response.statusCode, url: next.href });
+      url = next;
+      continue;
+    }
+
+    const length = Number(single(response.headers['content-length']));
+    if (method !== 'HEAD' && Number.isFinite(length) && length > maxBytes) {
+      release(response.body);
+      throw tooLarge(url, maxBytes);
+    }
+    const bodiless = method === 'HEAD' || BODILESS_STATUSES.has(response.statusCode);
+    let cancelled = false;
+    let body: AsyncIterable<Buffer>;
+    try {
+      body = decodedBody(response.body, {
+        contentEncoding: bodiless ? undefined : single(response.headers['content-encoding']),
+        maxBytes,
+        attempt,
+        cancelled: () => cancelled,
+      });
+    } catch (error) {
+      release(response.body);
+      throw error;
+    }
+    return {
+      url: url.href,
+      statusCode: response.statusCode,
+      headers: responseHeaders(response.headers),
+      redirects,
+      body,
+      cancel: () => {
+        cancelled = true;
+        release(response.body);
+      },
+    };
+  }
+}
+
+/** openResponse, then the whole body (within maxBytes and the budget). */
+export async function fetchPage(target: string | URL, options: FetchOptions): Promise<FetchedPage> {
+  const started = performance.now();
+  const { body, cancel, ...response } = await openResponse(target, options);
+  const chunks: Buffer[] = [];
+  try {
+    for await (const chunk of body) chunks.push(chunk);
+  } finally {
+    cancel();
+  }
+  return { ...response, body: Buffer.concat(chunks), timeMs: Math.round(performance.now() - started) };
+}
