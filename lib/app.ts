@@ -39,7 +39,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     const fields: MetaField[] =
       options.meta === false
         ? []
-        : [...options.meta.fields, ...(options.audio ? ['audio' as const] : []), ...(options.video ? ['video' as const] : [])];
+        : [...new Set([...options.meta.fields, ...(options.audio ? ['audio' as const] : []), ...(options.video ? ['video' as const] : [])])];
     const budget = new Budget(options.timeout);
 
     let mode: FetchMode = 'skipped';
@@ -53,7 +53,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       envelope = { status: 'success', data, statusCode: page.statusCode, redirects: page.redirects, headers: page.headers };
     }
     if (options.filter) envelope.data = pickPaths(envelope.data, options.filter);
-    return { envelope, mode, deadline: budget };
+    return { envelope, mode };
   }
 
   async function handle(request: ApiRequest): Promise<ApiResponse> {

@@ -1,0 +1,60 @@
+/** The published Microlink client works against Glance by changing only its endpoint. */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import mql, { MicrolinkError } from '@microlink/mql';
+import { html, startServer, type TestServer } from '../helpers/server.ts';
+import { q, startService, type Service } from '../helpers/service.ts';
+
+describe('@microlink/mql against the local service', () => {
+  let site: TestServer;
+  let service: Service;
+  let strict: Service;
+  before(async () => {
+    site = await startServer({
+      '/': html('<html lang="en"><title>Client page</title><meta name="description" content="Read by mql"></html>'),
+    });
+    service = await startService();
+    strict = await startService({ allowHosts: '' });
+  });
+  after(async () => {
+    await Promise.all([service.close(), strict.close()]);
+    await site.close();
+  });
+
+  test('gets the same data as a direct request', async () => {
+    const direct = await service.json(q(`${site.url}/`, 'meta.title=true&meta.description=true&meta.lang=true'));
+    const response = await mql(`${site.url}/`, {
+      endpoint: `${service.url}/`,
+      meta: { title: true, description: true, lang: true },
+    } as Parameters<typeof mql>[1]);
+    assert.equal(response.status, 'success');
+    assert.deepEqual(response.data, direct.body.data);
+    assert.deepEqual(response.data, { title: 'Client page', description: 'Read by mql', lang: 'en' });
+  });
+
+  test('raises a MicrolinkError with our code and status for a URL Glance refuses', async () => {
+    await assert.rejects(
+      mql(`http://127.0.0.1:${site.port}/`, { endpoint: `${strict.url}/` } as Parameters<typeof mql>[1]),
+      (error: unknown) => {
+        assert.ok(error instanceof MicrolinkError);
+        const { code, statusCode, status } = error as unknown as { code: string; statusCode: number; status: string };
+        assert.equal(code, 'EFORBIDDENURL');
+        assert.equal(statusCode, 403);
+        assert.equal(status, 'fail');
+        return true;
+      },
+    );
+  });
+
+  test('raises EINVALURL for a URL that is not a valid address', async () => {
+    await assert.rejects(
+      mql(`http://${'a'.repeat(64)}.example/`, { endpoint: `${service.url}/` } as Parameters<typeof mql>[1]),
+      (error: unknown) => {
+        const { code, statusCode } = error as { code: string; statusCode: number };
+        assert.equal(code, 'EINVALURL');
+        assert.equal(statusCode, 400);
+        return true;
+      },
+    );
+  });
+});
