@@ -17,7 +17,24 @@ export interface Config {
   readonly userAgent: string;
   /** Where the README's error section lives; the error payload's `more`. */
   readonly docsUrl: string;
+  /** Where stored images and PDFs live: S3 when a bucket is configured, else a folder served by the local service. */
+  readonly storage: StorageSettings;
+  /** Public base address of stored objects: an object's URL is `${cdnUrl}/${key}`. */
+  readonly cdnUrl: string;
+  /** Which Chromium to run: `lambda` uses @sparticuz/chromium from its layer; `local` finds Debian's or `path`. */
+  readonly chromium: { readonly mode: 'lambda' | 'local'; readonly path: string | undefined };
 }
+
+export type StorageSettings =
+  | { readonly kind: 'local'; readonly dir: string }
+  | {
+      readonly kind: 's3';
+      readonly bucket: string;
+      readonly region: string;
+      /** An S3-protocol endpoint other than AWS's (tests use one on 127.0.0.1). */
+      readonly endpoint: string | undefined;
+      readonly forcePathStyle: boolean;
+    };
 
 export const DEFAULT_USER_AGENT =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
@@ -48,14 +65,33 @@ function policy(setting: string): AddressPolicy {
   }
 }
 
+function storage(env: Env): StorageSettings {
+  const bucket = env.GLANCE_S3_BUCKET;
+  if (!bucket) return { kind: 'local', dir: env.GLANCE_STORAGE_DIR || '.glance/assets' };
+  return {
+    kind: 's3',
+    bucket,
+    region: env.GLANCE_S3_REGION || env.AWS_REGION || 'us-east-1',
+    endpoint: env.GLANCE_S3_ENDPOINT || undefined,
+    forcePathStyle: env.GLANCE_S3_FORCE_PATH_STYLE === 'true' || Boolean(env.GLANCE_S3_ENDPOINT),
+  };
+}
+
+const trimSlash = (url: string): string => url.replace(/\/+$/, '');
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
+  const publicUrl = trimSlash(env.GLANCE_PUBLIC_URL || `http://localhost:${port}`);
   return Object.freeze({
     port,
-    publicUrl: (env.GLANCE_PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    publicUrl,
     policy: policy(env.GLANCE_ALLOW_HOSTS ?? ''),
     maxBodyBytes: integer(env, 'GLANCE_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     userAgent: env.GLANCE_USER_AGENT || DEFAULT_USER_AGENT,
     docsUrl: env.GLANCE_DOCS_URL || DOCS_URL,
+    storage: storage(env),
+    cdnUrl: trimSlash(env.CDN_URL || publicUrl),
+    // AWS_LAMBDA_FUNCTION_NAME is set by the Lambda runtime itself.
+    chromium: { mode: env.AWS_LAMBDA_FUNCTION_NAME ? 'lambda' : 'local', path: env.CHROMIUM_PATH || undefined },
   });
 }
