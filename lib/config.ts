@@ -92,6 +92,6 @@ export function loadConfig(env: Env = process.env): Config {
     storage: storage(env),
     cdnUrl: trimSlash(env.CDN_URL || publicUrl),
     // AWS_LAMBDA_FUNCTION_NAME is set by the Lambda runtime itself.
-    chromium: { mode: env.AWS_LAMBDA_FUNCTION_NAME ? 'lambda' : 'local', path: env.CHROMIUM_PATH || undefined },
+    chromium: { mode: env.AWS_LAMBDA_FUNCTION_NAME ? ('lambda' as const) : ('local' as const), path: env.CHROMIUM_PATH || undefined },
   });
 }
