@@ -1,0 +1,83 @@
+/**
+ * What the framed capture stands on: a CSS colour or gradient (written into the overlay's style sheet), or an
+ * image fetched under the address rules and inlined, so the overlay document itself never touches the network.
+ */
+import { GlanceError } from '../../errors.ts';
+import { fetchPage, type FetchOptions } from '../../fetch/index.ts';
+
+const PARAM = 'screenshot.overlay.background';
+
+function refused(reason: string): GlanceError {
+  return new GlanceError('EINVALOVERLAYBG', `The \`${PARAM}\` parameter is invalid: ${reason}.`, {
+    data: { [PARAM]: reason },
+  });
+}
+
+/** Told apart from CSS the way lib/query tells them apart: anything that parses as an http(s) URL. */
+export function isImageUrl(value: string): boolean {
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Functions a colour or gradient is made of. lib/query already checked the shape; this is the second line, so
+ * that nothing able to load a resource (`url()`, `image-set()`, `src()`) or to escape the declaration reaches
+ * the style sheet even if that check changes.
+ */
+const CSS_FUNCTIONS = new Set([
+  'rgb', 'rgba', 'hsl', 'hsla', 'hwb', 'lab', 'lch', 'oklab', 'oklch', 'color', 'color-mix',
+  'linear-gradient', 'radial-gradient', 'conic-gradient',
+  'repeating-linear-gradient', 'repeating-radial-gradient', 'repeating-conic-gradient',
+  'calc', 'min', 'max', 'clamp',
+]);
+const BREAKOUT = /[;{}<>"'`\\@!\n\r]|\/\*|<!--|-->/;
+
+/** `value` as a CSS `background` value, or EINVALOVERLAYBG. */
+export function cssBackground(value: string): string {
+  const functions = [...value.matchAll(/([a-z-]*)\s*\(/gi)].map((match) => (match[1] ?? '').toLowerCase());
+  if (BREAKOUT.test(value) || functions.some((name) => !CSS_FUNCTIONS.has(name))) {
+    throw refused('a CSS colour or gradient may not contain url(), other resource functions or CSS punctuation');
+  }
+  return value;
+}
+
+const MAGIC: readonly [type: string, bytes: readonly number[], at?: number][] = [
+  ['image/png', [0x89, 0x50, 0x4e, 0x47]],
+  ['image/jpeg', [0xff, 0xd8, 0xff]],
+  ['image/gif', [0x47, 0x49, 0x46, 0x38]],
+  ['image/webp', [0x57, 0x45, 0x42, 0x50], 8],
+];
+
+/** The image type of `body`: its declared `image/*` type, else what its first bytes say, else undefined. */
+function imageType(body: Buffer, contentType: string | undefined): string | undefined {
+  const declared = contentType?.split(';', 1)[0]?.trim().toLowerCase();
+  if (declared?.startsWith('image/') && /^image\/[a-z0-9.+-]+$/.test(declared)) return declared;
+  return MAGIC.find(([, bytes, at = 0]) => bytes.every((byte, i) => body[at + i] === byte))?.[0];
+}
+
+export interface BackgroundImage {
+  readonly body: Buffer;
+  readonly contentType: string;
+}
+
+/**
+ * Fetches a background image through the guarded fetcher: a private address is EFORBIDDENURL before any
+ * connection, redirects are vetted hop by hop, and the body is bounded by `maxBytes` and the budget.
+ */
+export function imageFetcher(options: FetchOptions): (url: string) => Promise<BackgroundImage> {
+  return async (url) => {
+    const page = await fetchPage(url, { ...options, headers: { accept: 'image/avif,image/webp,image/*;q=0.8' } });
+    if (page.statusCode < 200 || page.statusCode > 299) {
+      throw refused(`the background image ${url} answered HTTP ${page.statusCode}`);
+    }
+    const contentType = imageType(page.body, page.headers['content-type']);
+    if (!contentType) {
+      throw refused(`${url} is not an image (it answered ${page.headers['content-type'] ?? 'no content type'})`);
+    }
+    return { body: page.body, contentType };
+  };
+}
