@@ -1,0 +1,35 @@
+/**
+ * Where rendered screenshots and PDFs live, and the public address each one answers at (`${cdnUrl}/${key}`).
+ * Deployed: an S3 bucket behind CloudFront. On one machine: a folder the local service serves (serve.ts).
+ */
+import type { StorageSettings } from '../config.ts';
+import { createLocalStorage } from './local.ts';
+import { createS3Storage } from './s3.ts';
+
+export { ASSET_CACHE_CONTROL, isStorageKey } from './keys.ts';
+
+export interface StoredObject {
+  key: string;
+  url: string;
+  size: number;
+  contentType: string;
+}
+
+export interface StoredBody {
+  body: Buffer;
+  contentType: string;
+  cacheControl: string;
+}
+
+export interface Storage {
+  /** Stores bytes under a content-addressed key `${sha256hex}.${ext}` (ext from the content type: png, jpg, pdf,
+   *  webp). Idempotent: the same bytes give the same key; a second put of existing bytes skips the upload.
+   *  `signal` (from the request's Budget) abandons the upload with ETIMEOUT when the request runs out of time. */
+  put(body: Buffer, contentType: string, signal?: AbortSignal): Promise<StoredObject>;
+  /** Reads an object back (the local service serves these). undefined when absent or not a storage key. */
+  get(key: string): Promise<StoredBody | undefined>;
+}
+
+export function createStorage(settings: StorageSettings, cdnUrl: string): Storage {
+  return settings.kind === 's3' ? createS3Storage(settings, cdnUrl) : createLocalStorage(settings.dir, cdnUrl);
+}

@@ -1,0 +1,67 @@
+/** Storage in a local folder, for the single-machine service; the service itself serves the files (serve.ts). */
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { GlanceError } from '../errors.ts';
+import type { Storage } from './index.ts';
+import { ASSET_CACHE_CONTROL, contentKey, contentTypeOf, isStorageKey, outOfTime } from './keys.ts';
+
+const codeOf = (error: unknown): unknown => (error as NodeJS.ErrnoException | undefined)?.code;
+
+/** The message names the errno code only: the path would show the server's layout to callers. */
+const fatal = (action: string, error: unknown): GlanceError =>
+  new GlanceError('EFATAL', `Could not ${action} the asset in local storage (${String(codeOf(error) ?? 'error')}).`, {
+    cause: error,
+  });
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await stat(path);
+    return true;
+  } catch (error) {
+    if (codeOf(error) === 'ENOENT') return false;
+    throw error;
+  }
+}
+
+/** Writes to a temporary name, then renames: rename is atomic, so a reader sees no file or the whole file. */
+async function writeAtomically(dir: string, key: string, body: Buffer, signal?: AbortSignal): Promise<void> {
+  // A leading dot and the .tmp suffix keep the temporary file from ever matching isStorageKey.
+  const temporary = join(dir, `.${key}.${randomUUID()}.tmp`);
+  try {
+    await writeFile(temporary, body, { flag: 'wx', signal });
+    await rename(temporary, join(dir, key));
+  } catch (error) {
+    await unlink(temporary).catch(() => undefined);
+    throw error;
+  }
+}
+
+export function createLocalStorage(dir: string, cdnUrl: string): Storage {
+  return {
+    async put(body, type, signal) {
+      const { key, contentType } = contentKey(body, type);
+      try {
+        signal?.throwIfAborted();
+        if (!(await exists(join(dir, key)))) {
+          await mkdir(dir, { recursive: true });
+          await writeAtomically(dir, key, body, signal);
+        }
+      } catch (error) {
+        throw signal?.aborted ? outOfTime(error) : fatal('store', error);
+      }
+      return { key, url: `${cdnUrl}/${key}`, size: body.length, contentType };
+    },
+
+    async get(key) {
+      if (!isStorageKey(key)) return undefined;
+      try {
+        const body = await readFile(join(dir, key));
+        return { body, contentType: contentTypeOf(key), cacheControl: ASSET_CACHE_CONTROL };
+      } catch (error) {
+        if (codeOf(error) === 'ENOENT') return undefined;
+        throw fatal('read', error);
+      }
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isStorageKey } from '../../lib/storage/index.ts';
+
+const hash = 'a'.repeat(32) + '0123456789abcdef'.repeat(2);
+
+test('isStorageKey accepts exactly a lowercase SHA-256 hex and a known extension', () => {
+  for (const extension of ['png', 'jpg', 'pdf', 'webp']) assert.equal(isStorageKey(`${hash}.${extension}`), true);
+  for (const key of [
+    `${hash}.jpeg`,
+    `${hash}.html`,
+    `${hash}.PNG`,
+    `${hash.toUpperCase()}.png`,
+    `${hash.slice(1)}.png`,
+    `${hash}0.png`,
+    `${hash}.png\n`,
+    `${hash}png`,
+    `../${hash}.png`,
+    `a/${hash}.png`,
+    `${'g'.repeat(64)}.png`,
+    '',
+  ]) {
+    assert.equal(isStorageKey(key), false, JSON.stringify(key));
+  }
+});

@@ -1,0 +1,71 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { isGlanceError } from '../../lib/errors.ts';
+import { createStorage } from '../../lib/storage/index.ts';
+import { CDN_URL, storageContract } from './contract.ts';
+
+let root: string;
+before(async () => {
+  root = await mkdtemp(join(tmpdir(), 'glance-storage-'));
+});
+after(() => rm(root, { recursive: true, force: true }));
+
+// A folder that does not exist yet: the storage creates it on first put.
+const dir = () => join(root, 'nested', 'assets');
+
+storageContract('local', (cdnUrl) => createStorage({ kind: 'local', dir: dir() }, cdnUrl));
+
+describe('local storage', () => {
+  test('writes each object as a file named by its key, leaving no temporary files', async () => {
+    const storage = createStorage({ kind: 'local', dir: dir() }, CDN_URL);
+    const body = randomBytes(4096);
+    const { key } = await storage.put(body, 'image/webp');
+    assert.ok((await readFile(join(dir(), key))).equals(body));
+    const names = await readdir(dir());
+    assert.deepEqual(names.filter((name) => name.endsWith('.tmp')), []);
+  });
+
+  test('a reader never sees half a file while puts are writing it', async () => {
+    const storage = createStorage({ kind: 'local', dir: join(root, 'atomic') }, CDN_URL);
+    for (let round = 0; round < 3; round++) {
+      const body = randomBytes(4 * 1024 * 1024);
+      const key = `${createHash('sha256').update(body).digest('hex')}.png`;
+      let writing = true;
+      const writers = Promise.all([storage.put(body, 'image/png'), storage.put(body, 'image/png')]).finally(() => {
+        writing = false;
+      });
+      const reader = async () => {
+        while (writing) {
+          const object = await storage.get(key);
+          if (object) assert.equal(object.body.length, body.length, 'a partial file was visible');
+        }
+      };
+      await Promise.all([writers, reader(), reader(), reader(), reader()]);
+      assert.ok((await storage.get(key))?.body.equals(body));
+    }
+  });
+
+  test('cannot read a file outside its folder', async () => {
+    const storage = createStorage({ kind: 'local', dir: dir() }, CDN_URL);
+    await storage.put(randomBytes(16), 'image/png');
+    await writeFile(join(root, 'nested', 'secret.png'), 'secret');
+    assert.equal(await storage.get('../secret.png'), undefined);
+  });
+
+  test('a folder that cannot be created fails as EFATAL with the cause kept', async () => {
+    const blocker = join(root, 'a-file');
+    await writeFile(blocker, 'not a folder');
+    const storage = createStorage({ kind: 'local', dir: join(blocker, 'assets') }, CDN_URL);
+    await assert.rejects(storage.put(randomBytes(16), 'image/png'), (error) => {
+      assert.ok(isGlanceError(error));
+      assert.equal(error.code, 'EFATAL');
+      assert.ok(error.cause instanceof Error);
+      assert.ok(!error.message.includes(root), 'the message names no server path');
+      return true;
+    });
+  });
+});

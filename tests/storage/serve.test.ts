@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createStorage, type Storage, type StoredObject } from '../../lib/storage/index.ts';
+import { serveAsset } from '../../lib/storage/serve.ts';
+import { CDN_URL } from './contract.ts';
+
+let dir: string;
+let storage: Storage;
+let stored: StoredObject;
+const body = randomBytes(3000);
+
+before(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'glance-serve-'));
+  storage = createStorage({ kind: 'local', dir }, CDN_URL);
+  stored = await storage.put(body, 'image/png');
+});
+after(() => rm(dir, { recursive: true, force: true }));
+
+const etag = () => `"${stored.key.slice(0, 64)}"`;
+
+describe('serveAsset', () => {
+  test('GET answers 200 with the bytes and the headers an embeddable, immutable asset needs', async () => {
+    const response = await serveAsset(storage, stored.key, 'GET', {});
+    assert.ok(response);
+    assert.equal(response.statusCode, 200);
+    assert.ok(response.body.equals(body));
+    assert.deepEqual(response.headers, {
+      'content-type': 'image/png',
+      'content-length': String(body.length),
+      'cache-control': 'public, max-age=31536000, immutable',
+      etag: etag(),
+      'access-control-allow-origin': '*',
+      'cross-origin-resource-policy': 'cross-origin',
+      'x-content-type-options': 'nosniff',
+    });
+  });
+
+  test('HEAD answers the same headers without a body', async () => {
+    const [get, head] = await Promise.all([
+      serveAsset(storage, stored.key, 'GET'),
+      serveAsset(storage, stored.key, 'HEAD'),
+    ]);
+    assert.ok(get && head);
+    assert.equal(head.statusCode, 200);
+    assert.deepEqual(head.headers, get.headers);
+    assert.equal(head.body.length, 0);
+  });
+
+  test('a matching If-None-Match answers 304 without a body', async () => {
+    for (const ifNoneMatch of [etag(), `W/${etag()}`, `"other", ${etag()}`, '*']) {
+      const response = await serveAsset(storage, stored.key, 'GET', { 'If-None-Match': ifNoneMatch });
+      assert.ok(response, ifNoneMatch);
+      assert.equal(response.statusCode, 304, ifNoneMatch);
+      assert.equal(response.body.length, 0);
+      assert.equal(response.headers.etag, etag());
+      assert.equal(response.headers['cache-control'], 'public, max-age=31536000, immutable');
+    }
+  });
+
+  test('an If-None-Match for other content answers 200', async () => {
+    const response = await serveAsset(storage, stored.key, 'GET', { 'if-none-match': `"${'0'.repeat(64)}"` });
+    assert.equal(response?.statusCode, 200);
+    assert.ok(response.body.equals(body));
+  });
+
+  test('an unknown or invalid key answers undefined (the caller answers 404)', async () => {
+    for (const key of [`${'0'.repeat(64)}.png`, '../package.json', 'a/b', stored.key.toUpperCase(), '']) {
+      assert.equal(await serveAsset(storage, key, 'GET'), undefined, key);
+    }
+  });
+
+  test('other methods answer 405 naming the allowed ones', async () => {
+    const response = await serveAsset(storage, stored.key, 'POST');
+    assert.equal(response?.statusCode, 405);
+    assert.equal(response.headers.allow, 'GET, HEAD');
+    assert.equal(response.body.length, 0);
+  });
+});
