@@ -1,0 +1,295 @@
+import { Parser, type Handler } from 'htmlparser2';
+import { emptyFacts, type PageFacts, type TextKey, type TextSlot } from './facts.ts';
+
+/** Per-element flags inherited by descendants. */
+const IN_SVG = 1;
+const IN_ARTICLE = 2;
+const IN_CONTENT = 4;
+const IN_AUTHOR_CLASS = 8;
+const IN_AUTHOR_ITEMPROP = 16;
+const IN_H1_TITLE = 32;
+const IN_LOGO_CLASS = 64;
+const IN_MAIN = 128;
+const IN_CHROME = 256;
+
+/** Containers of a page's main text, by the class names CMSs give them (`entry-content`, `articleBody`...). */
+const MAIN_CLASS = /(?:^|\s)(?:post|entry|article|story)(?:[-_]?(?:body|content|text))?(?:\s|$)/;
+const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'form', 'dialog']);
+
+/** A selector rarely needs more than its first few matches; capping them bounds the work on huge pages. */
+const MAX_SLOTS = 6;
+const MAX_TEXT = 600;
+const MAX_LIST = 60;
+
+/** Elements whose boundary separates words, so captured text gets a space there. */
+const BREAKS = new Set([
+  'br', 'p', 'div', 'li', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'td', 'th', 'tr', 'section', 'article',
+  'header', 'footer', 'dt', 'dd', 'figure', 'figcaption', 'blockquote', 'address', 'time', 'hr', 'img', 'button',
+]);
+
+const AUDIO_FILE = /\.(?:mp3|m4a|aac|oga|ogg|opus|wav|flac)(?:[?#]|$)/i;
+
+/** Where an element carries its microdata value, by tag (HTML §5.2.4 "values"); others carry it as text. */
+const VALUE_ATTR: Readonly<Record<string, string>> = {
+  meta: 'content', a: 'href', area: 'href', link: 'href', img: 'src', audio: 'src', video: 'src', source: 'src',
+  embed: 'src', iframe: 'src', track: 'src', object: 'data', time: 'datetime', data: 'value', meter: 'value',
+};
+
+type Attribs = Record<string, string>;
+
+/** Page facts from one pass of htmlparser2's events over the HTML. */
+export function collectFacts(html: string, url: string): PageFacts {
+  const collector = new Collector(url);
+  new Parser(collector, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }).end(html);
+  return collector.done();
+}
+
+class Collector implements Partial<Handler> {
+  private readonly facts: PageFacts;
+  /** Per open element, innermost last: inherited flags, tag name, itemprop of the enclosing microdata item. */
+  private readonly flags: number[] = [0];
+  private readonly names: string[] = [''];
+  private readonly scopes: string[] = [''];
+  /** Texts being captured, each until the element it started at closes. */
+  private captures: { slot: TextSlot; depth: number }[] = [];
+  /** Inside a JSON-LD script (its text is kept) or another script or style (its text is ignored). */
+  private raw: 'ld' | 'skip' | undefined;
+  private ldText = '';
+  private titleSlot: TextSlot | undefined;
+
+  constructor(url: string) {
+    this.facts = emptyFacts(url);
+  }
+
+  done(): PageFacts {
+    this.facts.title = this.titleSlot?.text;
+    return this.facts;
+  }
+
+  onopentag(name: string, attribs: Attribs): void {
+    const parent = this.flags[this.flags.length - 1]!;
+    const depth = this.names.length;
+    if (this.captures.length > 0 && BREAKS.has(name)) for (const c of this.captures) c.slot.text += ' ';
+    const [scope, itemFlags] = this.microdata(name, attribs, parent, depth);
+    const own = this.element(name, attribs, parent, depth) | this.classes(name, attribs, depth) | itemFlags;
+    this.flags.push(parent | own);
+    this.names.push(name);
+    this.scopes.push(scope);
+  }
+
+  ontext(text: string): void {
+    if (this.raw === 'ld') this.ldText += text;
+    if (this.raw !== undefined) return;
+    for (const c of this.captures) if (c.slot.text.length < MAX_TEXT) c.slot.text += text;
+  }
+
+  onclosetag(name: string): void {
+    if (name === 'script' || name === 'style' || name === 'template') {
+      if (this.raw === 'ld' && this.ldText.trim() !== '') this.facts.jsonldBlocks.push(this.ldText);
+      this.raw = undefined;
+    }
+    this.flags.pop();
+    this.names.pop();
+    this.scopes.pop();
+    const depth = this.names.length;
+    const last = this.captures[this.captures.length - 1];
+    if (last && last.depth >= depth) this.captures = this.captures.filter((c) => c.depth < depth);
+  }
+
+  private capture(key: TextKey | TextSlot[], depth: number): TextSlot | undefined {
+    const list = typeof key === 'string' ? this.facts.texts[key] : key;
+    if (list.length >= MAX_SLOTS) return undefined;
+    const slot: TextSlot = { text: '' };
+    list.push(slot);
+    this.captures.push({ slot, depth });
+    return slot;
+  }
+
+  /** What the tag itself tells; returns the flags it passes down. */
+  private element(name: string, attribs: Attribs, parent: number, depth: number): number {
+    const { facts } = this;
+    switch (name) {
+      case 'meta':
+        onMeta(facts, attribs);
+        return 0;
+      case 'link':
+        onLink(facts, attribs);
+        return 0;
+      case 'title':
+        if (!this.titleSlot && !(parent & IN_SVG)) {
+          this.titleSlot = { text: '' };
+          this.captures.push({ slot: this.titleSlot, depth });
+        }
+        return 0;
+      case 'script':
+        this.raw = (attribs['type'] ?? '').toLowerCase().includes('ld+json') ? 'ld' : 'skip';
+        this.ldText = '';
+        return 0;
+      case 'style':
+      case 'template':
+        this.raw = 'skip';
+        return 0;
+      case 'base':
+        if (facts.baseHref === undefined && attribs['href']) facts.baseHref = attribs['href'];
+        return 0;
+      case 'html':
+        facts.htmlLang ??= attribs['lang'] || attribs['xml:lang'] || undefined;
+        return 0;
+      case 'svg':
+        return IN_SVG;
+      case 'article':
+        return IN_ARTICLE | IN_MAIN;
+      case 'main':
+        return IN_MAIN;
+      case 'p':
+        if ((parent & (IN_MAIN | IN_CHROME)) === IN_MAIN) this.capture('paragraph', depth);
+        return 0;
+      case 'h1': {
+        this.capture('h1', depth);
+        if (!(attribs['class'] ?? '').toLowerCase().includes('title')) return 0;
+        this.capture('h1Title', depth);
+        return IN_H1_TITLE;
+      }
+      case 'time':
+        if (attribs['datetime'] && facts.times.length < MAX_LIST) {
+          facts.times.push({ datetime: attribs['datetime'], itemprop: (attribs['itemprop'] ?? '').toLowerCase() });
+        }
+        return 0;
+      case 'img':
+        onImage(facts, attribs, parent);
+        if (parent & IN_LOGO_CLASS && attribs['alt']) facts.logoAlts.push(attribs['alt']);
+        return 0;
+      case 'audio':
+      case 'video':
+      case 'source':
+        if (attribs['src']) {
+          const parentName = this.names[this.names.length - 1]!;
+          facts.media.push({ tag: name, parent: parentName, src: attribs['src'], type: attribs['type'] ?? '' });
+        }
+        if (name === 'video' && attribs['poster']) facts.posters.push(attribs['poster']);
+        return 0;
+      case 'a': {
+        const href = attribs['href'] ?? '';
+        const cls = (attribs['class'] ?? '').toLowerCase();
+        if (AUDIO_FILE.test(href)) facts.audioLinks.push(href);
+        if (parent & IN_H1_TITLE) this.capture('h1TitleLink', depth);
+        if (parent & IN_AUTHOR_CLASS) this.capture('linkInAuthorClass', depth);
+        if (cls.includes('author')) this.capture('authorClassLink', depth);
+        if (cls.includes('screenname')) this.capture('screenname', depth);
+        if (cls.includes('brand')) this.capture('brandLink', depth);
+        if (href.toLowerCase().includes('/author/')) this.capture('authorHref', depth);
+        return 0;
+      }
+      default:
+        return CHROME_TAGS.has(name) ? IN_CHROME : 0;
+    }
+  }
+
+  /** What class, id, role and rel say, the way metascraper's selectors read them. */
+  private classes(name: string, attribs: Attribs, depth: number): number {
+    let flags = 0;
+    const cls = attribs['class'] ? attribs['class'].toLowerCase() : '';
+    if (cls !== '') {
+      const mainish = cls.includes('post') || cls.includes('entry') || cls.includes('article') || cls.includes('story');
+      if (mainish && MAIN_CLASS.test(cls)) flags |= IN_MAIN;
+      if (cls.includes('modal') || cls.includes('overlay')) flags |= IN_CHROME;
+      if (cls.includes('author')) {
+        flags |= IN_AUTHOR_CLASS;
+        this.capture('authorClass', depth);
+      }
+      if (cls.includes('byline')) this.capture('byline', depth);
+      if (cls.includes('date')) this.capture('dateClass', depth);
+      if (cls.includes('time')) this.capture('timeClass', depth);
+      if (cls.includes('publish')) this.capture('publishClass', depth);
+      if (cls.includes('logo')) {
+        flags |= IN_LOGO_CLASS;
+        if (hasClass(cls, 'logo')) this.capture('logoClass', depth);
+      }
+      if (cls.includes('-title')) {
+        if (hasClass(cls, 'post-title')) this.capture('postTitle', depth);
+        if (hasClass(cls, 'entry-title')) this.capture('entryTitle', depth);
+      }
+    }
+    const id = attribs['id'] ? attribs['id'].toLowerCase() : '';
+    if (id !== '') {
+      if (id.includes('date')) this.capture('dateId', depth);
+      if (id === 'logo') this.capture('logoId', depth);
+      if (id === 'content') flags |= IN_CONTENT;
+    }
+    if (attribs['role'] === 'main') flags |= IN_MAIN;
+    if (name !== 'link' && attribs['rel']?.toLowerCase() === 'author') this.capture('relAuthor', depth);
+    return flags;
+  }
+
+  /** Records an itemprop's value; returns the item scope descendants belong to and the flags passed down. */
+  private microdata(name: string, attribs: Attribs, parent: number, depth: number): [string, number] {
+    const scope = this.scopes[this.scopes.length - 1]!;
+    const itemprop = attribs['itemprop'] ? attribs['itemprop'].toLowerCase().trim() : '';
+    const itemscope = attribs['itemscope'] !== undefined;
+    if (itemprop === '') return [itemscope ? '' : scope, 0];
+    let flags = itemprop === 'articlebody' ? IN_MAIN : 0;
+    if (itemprop.includes('author')) {
+      flags |= IN_AUTHOR_ITEMPROP;
+      this.capture('authorItem', depth);
+    }
+    if (itemprop === 'name' && parent & IN_AUTHOR_ITEMPROP) this.capture('authorItemName', depth);
+    if (itemscope) return [itemprop, flags];
+    const attrName = VALUE_ATTR[name];
+    const attr = (attrName ? attribs[attrName] : undefined) ?? attribs['content'];
+    this.facts.microdata.push({
+      scope,
+      prop: itemprop,
+      attr,
+      slot: attr === undefined ? this.capture([], depth) : undefined,
+    });
+    return [scope, flags];
+  }
+}
+
+function onMeta(facts: PageFacts, attribs: Attribs): void {
+  const content = attribs['content'] ?? attribs['value'];
+  if (content === undefined) return;
+  for (const attr of ['property', 'name', 'itemprop']) {
+    const key = attribs[attr];
+    if (key) push(facts.meta, key.trim().toLowerCase(), content);
+  }
+  const equiv = attribs['http-equiv'];
+  if (equiv) push(facts.meta, `http-equiv:${equiv.trim().toLowerCase()}`, content);
+}
+
+function onLink(facts: PageFacts, attribs: Attribs): void {
+  const href = attribs['href'];
+  if (!href) return;
+  facts.links.push({
+    rel: (attribs['rel'] ?? '').toLowerCase().replace(/\s+/g, ' ').trim(),
+    href,
+    sizes: attribs['sizes'] ?? '',
+    type: attribs['type'] ?? '',
+    hreflang: attribs['hreflang'] ?? '',
+  });
+}
+
+function onImage(facts: PageFacts, attribs: Attribs, parent: number): void {
+  const src = attribs['src'];
+  if (!src || facts.images.length >= MAX_LIST) return;
+  facts.images.push({
+    src,
+    alt: attribs['alt'] ?? '',
+    width: Number.parseInt(attribs['width'] ?? '', 10),
+    height: Number.parseInt(attribs['height'] ?? '', 10),
+    inArticle: (parent & IN_ARTICLE) !== 0,
+    inContent: (parent & IN_CONTENT) !== 0,
+    ariaHidden: attribs['aria-hidden'] === 'true',
+  });
+}
+
+/** `cls` is a lower-cased class attribute. */
+function hasClass(cls: string, name: string): boolean {
+  return cls === name || ` ${cls.replace(/\s+/g, ' ')} `.includes(` ${name} `);
+}
+
+function push(map: Map<string, string[]>, key: string, value: string): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}

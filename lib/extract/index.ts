@@ -1,0 +1,48 @@
+/**
+ * Metadata extraction: the HTML is parsed once into page facts, then each requested field runs its ordered
+ * rules (lib/extract/fields/*) and keeps the first candidate it accepts.
+ */
+import { collectFacts } from './collect.ts';
+import { FIELD_SPECS } from './fields/index.ts';
+import {
+  allValues, createContext, firstValue, META_FIELDS, MEDIA_FIELDS, type MediaField, type MetaField,
+} from './rules.ts';
+
+export { META_FIELDS, type MetaField } from './rules.ts';
+
+export interface Page {
+  html: string;
+  /** The final URL the HTML was fetched from. */
+  url: string;
+}
+
+export interface Extraction {
+  /** Media fields hold the absolute URL of the best candidate. */
+  values: Record<MetaField, string | null>;
+  /** Every distinct candidate URL for each media field, best first (ping walks these when the first is
+   *  unreachable: for logo — declared icons by preference, apple-touch-icon, then /favicon.ico last).
+   *  The list may end with a guess the page never stated (the origin's /favicon.ico), which `values` leaves out:
+   *  it is only worth reporting once a ping has found it there. */
+  candidates: Record<MediaField, string[]>;
+}
+
+/** Parses once and runs the rules of the requested fields only. Never throws on bad HTML. */
+export function extractMetadata(page: Page, fields: readonly MetaField[] = META_FIELDS): Extraction {
+  const ctx = createContext(collectFacts(page.html, page.url));
+  const values = Object.fromEntries(META_FIELDS.map((f) => [f, null])) as Record<MetaField, string | null>;
+  const candidates: Record<MediaField, string[]> = { image: [], logo: [], audio: [], video: [] };
+  for (const field of fields) {
+    if (isMedia(field)) {
+      const { found, guessed } = allValues(FIELD_SPECS[field], ctx);
+      candidates[field] = [...found, ...guessed];
+      values[field] = found[0] ?? null;
+    } else {
+      values[field] = firstValue(FIELD_SPECS[field], ctx);
+    }
+  }
+  return { values, candidates };
+}
+
+function isMedia(field: MetaField): field is MediaField {
+  return (MEDIA_FIELDS as readonly string[]).includes(field);
+}

@@ -1,0 +1,21 @@
+/**
+ * Resolves a URL written in the page against the page's base. Only http(s) results are kept: `data:`,
+ * `javascript:` and friends are never a usable media or canonical address.
+ */
+export function resolveUrl(raw: string | undefined, base: string): string | undefined {
+  if (!raw) return undefined;
+  const value = raw.trim();
+  if (value === '' || value === '#') return undefined;
+  const url = URL.parse(value, base);
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:') || url.hostname === '') return undefined;
+  return url.href;
+}
+
+/** The page's base: `<base href>` resolved against the page URL, else the page URL. */
+export function baseUrl(pageUrl: string, baseHref: string | undefined): string {
+  return resolveUrl(baseHref, pageUrl) ?? pageUrl;
+}
+
+export function looksLikeUrl(value: string): boolean {
+  return /^(?:https?:)?\/\/\S+$/i.test(value) || /^www\.\S+\.\S+$/i.test(value);
+}

@@ -1,0 +1,83 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { head, ldJson, values } from './helpers.ts';
+
+describe('author', () => {
+  test('JSON-LD author as a string, a Person and an array of Persons', () => {
+    assert.equal(values(head(ldJson({ '@type': 'Article', author: 'Ann Lee' }))).author, 'Ann Lee');
+    assert.equal(
+      values(head(ldJson({ '@type': 'Article', author: { '@type': 'Person', name: 'Ann Lee' } }))).author,
+      'Ann Lee',
+    );
+    const two = ldJson({
+      '@type': 'NewsArticle',
+      author: [{ '@type': 'Person', name: 'Ann Lee' }, { name: 'Bo Chen' }],
+    });
+    assert.equal(values(head(two)).author, 'Ann Lee and Bo Chen');
+    const three = ldJson({ '@type': 'NewsArticle', author: ['A One', 'B Two', 'C Three'] });
+    assert.equal(values(head(three)).author, 'A One, B Two and C Three');
+  });
+
+  test('follows @graph references to the Person node', () => {
+    const graph = ldJson({
+      '@context': 'https://schema.org',
+      '@graph': [
+        { '@type': 'WebSite', '@id': '#site', name: 'Site' },
+        { '@type': 'Article', author: { '@id': '#ann' }, headline: 'x' },
+        { '@type': 'Person', '@id': '#ann', name: 'Ann Lee' },
+      ],
+    });
+    assert.equal(values(head(graph)).author, 'Ann Lee');
+  });
+
+  test('JSON-LD wins over meta author; meta author over article:author', () => {
+    const html = head(ldJson({ '@type': 'Article', author: 'From LD' }), '<meta name="author" content="From Meta">');
+    assert.equal(values(html).author, 'From LD');
+    assert.equal(
+      values(head('<meta property="article:author" content="Art Author">',
+        '<meta name="author" content="Meta Author">')).author,
+      'Meta Author',
+    );
+  });
+
+  test('URLs are not names: article:author pointing at a profile is skipped', () => {
+    const html = head('<meta property="article:author" content="https://www.facebook.com/someone">',
+      '<meta name="twitter:creator" content="@ann">');
+    assert.equal(values(html).author, 'ann');
+  });
+
+  test('a twitter:creator equal to twitter:site is the brand account, not an author', () => {
+    assert.equal(
+      values(head('<meta name="twitter:site" content="@acme">',
+        '<meta name="twitter:creator" content="@Acme">')).author,
+      null,
+    );
+  });
+
+  test('microdata author and rel=author', () => {
+    const micro =
+      '<body><div itemprop="author" itemscope itemtype="https://schema.org/Person">' +
+      '<span itemprop="name">Mi Crodata</span></div></body>';
+    assert.equal(values(micro).author, 'Mi Crodata');
+    assert.equal(values('<body><a rel="author" href="/ann">Ann Lee</a></body>').author, 'Ann Lee');
+  });
+
+  test('Dublin Core creator', () => {
+    assert.equal(values(head('<meta name="DC.creator" content="Dee Cee">')).author, 'Dee Cee');
+  });
+
+  test('byline classes: "By" removed, dates and page furniture rejected, a full name required', () => {
+    assert.equal(values('<body><div class="byline">By Jane Doe</div></body>').author, 'Jane Doe');
+    assert.equal(values('<body><div class="byline">March 5, 2024</div></body>').author, null);
+    assert.equal(values('<body><span class="author-box"><a href="#c">0 comments</a></span></body>').author, null);
+    assert.equal(values('<body><span class="author">Staff</span></body>').author, null);
+    assert.equal(
+      values('<body><p class="post-author"><a href="/u/1">Posted by Kim Park</a></p></body>').author,
+      'Kim Park',
+    );
+  });
+
+  test('overlong values are not names', () => {
+    assert.equal(values(head(`<meta name="author" content="${'x '.repeat(100)}">`)).author, null);
+  });
+});

@@ -1,0 +1,48 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { head, ldJson, values } from './helpers.ts';
+
+describe('description', () => {
+  test('og:description, then twitter:description, then meta description', () => {
+    const all = [
+      '<meta name="description" content="Meta">',
+      '<meta name="twitter:description" content="Twitter">',
+      '<meta property="og:description" content="OG">',
+    ];
+    assert.equal(values(head(...all)).description, 'OG');
+    assert.equal(values(head(all[0]!, all[1]!)).description, 'Twitter');
+    assert.equal(values(head(all[0]!)).description, 'Meta');
+  });
+
+  test('meta names are matched case-insensitively', () => {
+    assert.equal(values(head('<meta name="Description" content="Upper">')).description, 'Upper');
+  });
+
+  test('itemprop, Dublin Core and JSON-LD descriptions', () => {
+    assert.equal(values('<body><meta itemprop="description" content="Micro"></body>').description, 'Micro');
+    assert.equal(values(head('<meta name="dcterms.abstract" content="Abstract">')).description, 'Abstract');
+    assert.equal(values(head(ldJson({ '@type': 'WebPage', description: 'LD' }))).description, 'LD');
+  });
+
+  test('the first prose paragraph of the main content when nothing is declared', () => {
+    const html = `<body><nav><p>Home, about us, contact us and other navigation links here</p></nav>
+      <article><p>Short.</p>
+      <p>This is the first real paragraph of the article, long enough to describe it.</p></article></body>`;
+    assert.equal(
+      values(html).description,
+      'This is the first real paragraph of the article, long enough to describe it.',
+    );
+    assert.equal(
+      values('<main><footer><p>This work is licensed under a Creative Commons licence, see terms.</p></footer></main>')
+        .description,
+      null,
+    );
+  });
+
+  test('whitespace collapsed and entities decoded', () => {
+    assert.equal(
+      values(head('<meta property="og:description" content="  a\n\tb &amp;amp; c ">')).description,
+      'a b & c',
+    );
+  });
+});
