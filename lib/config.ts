@@ -23,7 +23,16 @@ export interface Config {
   readonly cdnUrl: string;
   /** Which Chromium to run: `lambda` uses @sparticuz/chromium from its layer; `local` finds Debian's or `path`. */
   readonly chromium: { readonly mode: 'lambda' | 'local'; readonly path: string | undefined };
+  /** Where cached answers live: a private S3 bucket when configured, else a local folder. */
+  readonly cache: CacheSettings;
+  /** API keys: none means the API is open; `env` lists them, `ssm` names a SecureString parameter holding them. */
+  readonly apiKeys: { readonly kind: 'none' } | { readonly kind: 'env'; readonly keys: readonly string[] } | { readonly kind: 'ssm'; readonly parameter: string };
 }
+
+export type CacheSettings =
+  | { readonly kind: 'local'; readonly dir: string }
+  | { readonly kind: 's3'; readonly bucket: string; readonly region: string; readonly endpoint: string | undefined; readonly forcePathStyle: boolean }
+  | { readonly kind: 'off' };
 
 export type StorageSettings =
   | { readonly kind: 'local'; readonly dir: string }
@@ -65,16 +74,29 @@ function policy(setting: string): AddressPolicy {
   }
 }
 
+const s3 = (env: Env, bucket: string) => ({
+  kind: 's3' as const,
+  bucket,
+  region: env.GLANCE_S3_REGION || env.AWS_REGION || 'us-east-1',
+  endpoint: env.GLANCE_S3_ENDPOINT || undefined,
+  forcePathStyle: env.GLANCE_S3_FORCE_PATH_STYLE === 'true' || Boolean(env.GLANCE_S3_ENDPOINT),
+});
+
 function storage(env: Env): StorageSettings {
   const bucket = env.GLANCE_S3_BUCKET;
-  if (!bucket) return { kind: 'local', dir: env.GLANCE_STORAGE_DIR || '.glance/assets' };
-  return {
-    kind: 's3',
-    bucket,
-    region: env.GLANCE_S3_REGION || env.AWS_REGION || 'us-east-1',
-    endpoint: env.GLANCE_S3_ENDPOINT || undefined,
-    forcePathStyle: env.GLANCE_S3_FORCE_PATH_STYLE === 'true' || Boolean(env.GLANCE_S3_ENDPOINT),
-  };
+  return bucket ? s3(env, bucket) : { kind: 'local', dir: env.GLANCE_STORAGE_DIR || '.glance/assets' };
+}
+
+function cache(env: Env): CacheSettings {
+  if (env.GLANCE_CACHE === 'off') return { kind: 'off' };
+  const bucket = env.GLANCE_CACHE_BUCKET;
+  return bucket ? s3(env, bucket) : { kind: 'local', dir: env.GLANCE_CACHE_DIR || '.glance/cache' };
+}
+
+function apiKeys(env: Env): Config['apiKeys'] {
+  if (env.GLANCE_API_KEYS_PARAMETER) return { kind: 'ssm', parameter: env.GLANCE_API_KEYS_PARAMETER };
+  const keys = (env.GLANCE_API_KEYS ?? '').split(',').map((key) => key.trim()).filter(Boolean);
+  return keys.length ? { kind: 'env', keys } : { kind: 'none' };
 }
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
@@ -93,5 +115,7 @@ export function loadConfig(env: Env = process.env): Config {
     cdnUrl: trimSlash(env.CDN_URL || publicUrl),
     // AWS_LAMBDA_FUNCTION_NAME is set by the Lambda runtime itself.
     chromium: { mode: env.AWS_LAMBDA_FUNCTION_NAME ? ('lambda' as const) : ('local' as const), path: env.CHROMIUM_PATH || undefined },
+    cache: cache(env),
+    apiKeys: apiKeys(env),
   });
 }
