@@ -10,7 +10,7 @@ import httpCors from '@middy/http-cors';
 import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { createApp, type AppDeps } from '../lib/app.ts';
+import { createApp, type App, type AppDeps } from '../lib/app.ts';
 import { loadConfig, type Config } from '../lib/config.ts';
 import type { ApiRequest } from '../lib/http.ts';
 import { errorResponse } from '../lib/respond.ts';
@@ -42,6 +42,9 @@ function toApiRequest(event: Event, context: Context): ApiRequest {
   };
 }
 
+const onUnexpectedError = (error: unknown, requestId: string) =>
+  logger.error('unexpected error', { error: error as Error, requestId });
+
 /** Last resort: whatever escapes the app still answers the contract's EFATAL payload, never a stack trace. */
 const lastResort = (config: Config): middy.MiddlewareObj<Event, Result> => ({
   onError: async (request) => {
@@ -51,11 +54,9 @@ const lastResort = (config: Config): middy.MiddlewareObj<Event, Result> => ({
   },
 });
 
-export function createHandler(config: Config, deps: AppDeps = {}) {
-  const app = createApp(config, {
-    onUnexpectedError: (error, requestId) => logger.error('unexpected error', { error: error as Error, requestId }),
-    ...deps,
-  });
+/** `app` lets a caller (the tests) build the app with its own dependencies; by default one is built from config. */
+export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?: App } = {}) {
+  const core = app ?? createApp(config, { onUnexpectedError, ...deps });
   return middy<Event, Result>()
     .use(captureLambdaHandler(tracer))
     .use(injectLambdaContext(logger))
@@ -90,7 +91,7 @@ export function createHandler(config: Config, deps: AppDeps = {}) {
     )
     .use(lastResort(config))
     .handler(async (event, context) => {
-      const response = await app.handle(toApiRequest(event, context));
+      const response = await core.handle(toApiRequest(event, context));
       metrics.addMetric(response.statusCode < 400 ? 'success' : response.statusCode < 500 ? 'fail' : 'error', MetricUnit.Count, 1);
       return response;
     });

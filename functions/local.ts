@@ -6,6 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { pathToFileURL } from 'node:url';
+import { serveAsset } from '../lib/storage/serve.ts';
+import type { Storage } from '../lib/storage/index.ts';
 import type {
   APIGatewayProxyEventV2,
   APIGatewayProxyResultV2,
@@ -114,12 +116,22 @@ export function writeResult(res: ServerResponse, result: APIGatewayProxyResultV2
 /** Room for long query strings, so the app (not node's 431) answers those past its own 16 KiB limit. */
 const MAX_HEADER_BYTES = 64 * 1024;
 
-export function createLocalServer(handler: LambdaHandler): Server {
+export interface LocalServerOptions {
+  /** Stored screenshots and PDFs to serve as the CDN (`/<key>`), when they live on local disk. */
+  assets?: Storage | undefined;
+}
+
+export function createLocalServer(handler: LambdaHandler, { assets }: LocalServerOptions = {}): Server {
   return createServer({ maxHeaderSize: MAX_HEADER_BYTES }, async (req, res) => {
     const requestId = randomUUID();
     const now = Date.now();
     try {
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+      const asset = assets && path !== '/' ? await serveAsset(assets, path.slice(1), req.method ?? 'GET', req.headers) : undefined;
+      if (asset) {
+        res.writeHead(asset.statusCode, asset.headers).end(req.method === 'HEAD' ? undefined : asset.body);
+        return;
+      }
       if (!ROUTED_PATHS.has(path)) {
         writeResult(res, { statusCode: 404, headers: { 'content-type': 'application/json' }, body: '{"message":"Not Found"}' }, false);
         return;
@@ -140,9 +152,11 @@ async function main(): Promise<void> {
   // Locally, EMF metrics on stdout are noise; Lambda keeps them (set POWERTOOLS_METRICS_DISABLED=false to see them).
   process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
   const { loadConfig } = await import('../lib/config.ts');
+  const { createStorage } = await import('../lib/storage/index.ts');
   const { createHandler } = await import('./api.ts');
   const config = loadConfig();
-  const server = createLocalServer(createHandler(config));
+  const assets = config.storage.kind === 'local' ? createStorage(config.storage, config.cdnUrl) : undefined;
+  const server = createLocalServer(createHandler(config), { assets });
   server.listen(config.port, () => {
     console.log(`Glance is listening on http://localhost:${config.port}/ — try /?url=https://example.com`);
   });

@@ -1,20 +1,17 @@
 /**
  * The core: one request in, one response out, no Lambda or node:http types (fastify's habit: the app is built by
  * a function and served elsewhere, so tests drive it directly). Data flows one way:
- * query → target check → load → extract → shape → respond.
+ * query → target check → pipeline (load, extract, capture, store) → respond.
  */
-import { Budget } from './budget.ts';
 import type { Config } from './config.ts';
-import { buildData } from './data.ts';
 import { GlanceError } from './errors.ts';
-import type { MetaField } from './extract/index.ts';
 import { parseTarget, type Resolver } from './fetch/index.ts';
 import type { ApiRequest, ApiResponse } from './http.ts';
-import { loadPage } from './page.ts';
 import { pickPaths } from './paths.ts';
+import { runPipeline, type PipelineDeps } from './pipeline.ts';
 import { parseQuery } from './query/index.ts';
-import type { Options } from './query/options.ts';
-import { cacheControl, embedResponse, errorResponse, json, type Envelope } from './respond.ts';
+import { cacheControl, embedResponse, errorResponse, json } from './respond.ts';
+import { createStorage, type Storage } from './storage/index.ts';
 import { Timings } from './timing.ts';
 
 export interface AppDeps {
@@ -22,39 +19,30 @@ export interface AppDeps {
   resolver?: Resolver;
   /** Where unexpected errors are reported (with their stack, which never reaches the caller). */
   onUnexpectedError?: (error: unknown, requestId: string) => void;
+  /** Where screenshots and PDFs go; by default the store the configuration names. */
+  storage?: Storage;
+  /** Extra Chromium flags (tests keep Chromium's own DNS off the network with --host-resolver-rules). */
+  browserArgs?: string[];
 }
 
 export interface App {
   handle(request: ApiRequest): Promise<ApiResponse>;
+  /** Stops the browser, if one was started. */
+  close(): Promise<void>;
 }
 
-/** Time kept back from the fetch for extraction and answering, so a slow target ends in a precise error. */
-const ANSWER_RESERVE_MS = 250;
-
-type FetchMode = 'fetch' | 'skipped';
-
 export function createApp(config: Config, deps: AppDeps = {}): App {
-  async function run(request: ApiRequest, options: Options, timings: Timings) {
-    const url = parseTarget(options.url, config.policy);
-    const fields: MetaField[] =
-      options.meta === false
-        ? []
-        : [...new Set([...options.meta.fields, ...(options.audio ? ['audio' as const] : []), ...(options.video ? ['video' as const] : [])])];
-    const budget = new Budget(options.timeout);
-
-    let mode: FetchMode = 'skipped';
-    let envelope: Envelope = { status: 'success', data: {}, statusCode: null, redirects: [], headers: {} };
-    if (fields.length > 0) {
-      mode = 'fetch';
-      const page = await timings.measure('fetch', () =>
-        loadPage(url, { config, budget: budget.slice(Infinity, ANSWER_RESERVE_MS), headers: options.headers, resolver: deps.resolver }),
-      );
-      const data = await timings.measure('extract', () => buildData(page, fields));
-      envelope = { status: 'success', data, statusCode: page.statusCode, redirects: page.redirects, headers: page.headers };
-    }
-    if (options.filter) envelope.data = pickPaths(envelope.data, options.filter);
-    return { envelope, mode };
-  }
+  let renderer: ReturnType<PipelineDeps['renderer']> | undefined;
+  const pipeline: PipelineDeps = {
+    config,
+    resolver: deps.resolver,
+    storage: deps.storage ?? createStorage(config.storage, config.cdnUrl),
+    // Imported on first need only: puppeteer stays off the metadata path.
+    renderer: () =>
+      (renderer ??= import('./browser/index.ts').then(({ createRenderer }) =>
+        createRenderer({ config, resolver: deps.resolver, extraArgs: deps.browserArgs }),
+      )),
+  };
 
   async function handle(request: ApiRequest): Promise<ApiResponse> {
     const timings = new Timings();
@@ -66,13 +54,14 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       }
       const options = parseQuery(request.rawQueryString, request.headers);
       target = options.url;
-      const { envelope, mode } = await withinTimeout(options.timeout, run(request, options, timings));
+      const url = parseTarget(options.url, config.policy);
+      const { envelope, mode, loadMs } = await withinTimeout(options.timeout, runPipeline(url, options, timings, pipeline));
+      if (options.filter) envelope.data = pickPaths(envelope.data, options.filter);
       const headers: Record<string, string> = {
         'cache-control': cacheControl(options.ttl, options.staleTtl),
         'x-fetch-mode': mode,
       };
-      const fetchMs = timings.get('fetch');
-      if (fetchMs !== undefined) headers['x-fetch-time'] = `${Math.round(fetchMs)}ms`;
+      if (loadMs !== undefined) headers['x-fetch-time'] = `${Math.round(loadMs)}ms`;
       response = options.embed ? embedResponse(envelope, options.embed, headers) : json(200, envelope, headers);
     } catch (error) {
       if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, request.requestId);
@@ -88,7 +77,12 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     return response;
   }
 
-  return { handle };
+  return {
+    handle,
+    close: async () => {
+      if (renderer) await (await renderer).close();
+    },
+  };
 }
 
 /** The whole request ends by `timeout`, whatever a step does (each step also has its own sub-budget). */

@@ -2,6 +2,8 @@
  * Media objects (CONTRACT §3): `{ url, type, ... }` where `type` is the file extension. Until a URL is pinged,
  * its type comes from the extension in its path; a fetched response's content type is more reliable.
  */
+import { prettyBytes } from './size.ts';
+
 export interface MediaObject {
   url: string;
   type: string | null;
@@ -65,3 +67,11 @@ export function typeFromUrl(url: string): string | null {
 }
 
 export const mediaFromUrl = (url: string): MediaObject => ({ url, type: typeFromUrl(url) });
+
+/** Our own stored assets are known, so their object is complete without a ping (CONTRACT §4.6). */
+export const mediaFromStored = (stored: { url: string; size: number; contentType: string }): MediaObject => ({
+  url: stored.url,
+  type: typeFromContentType(stored.contentType),
+  size: stored.size,
+  size_pretty: prettyBytes(stored.size),
+});

@@ -9,7 +9,7 @@ import { openResponse, type Redirect, type Resolver } from './fetch/index.ts';
 
 export interface LoadedPage {
   url: string;
-  statusCode: number;
+  statusCode: number | null;
   headers: Record<string, string>;
   redirects: Redirect[];
   /** `html` is decoded text; `media` is a direct link to an image, video or audio file; `other` is anything else. */

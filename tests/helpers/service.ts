@@ -1,19 +1,28 @@
 /**
  * The local service on 127.0.0.1 with the real handler, for end-to-end tests. By default it exempts 127.0.0.1 and
  * localhost from the address rules (as a developer would with GLANCE_ALLOW_HOSTS); security tests pass
- * `allowHosts: ''` to prove the default refuses them.
+ * `allowHosts: ''` to prove the default refuses them. Stored images go to a temporary folder served by the service.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
 import { createHandler } from '../../functions/api.ts';
-import { createLocalServer } from '../../functions/local.ts';
+import { createLocalServer, type LambdaHandler } from '../../functions/local.ts';
+import { createApp } from '../../lib/app.ts';
 import { loadConfig } from '../../lib/config.ts';
 import type { Resolver } from '../../lib/fetch/index.ts';
+import { createStorage } from '../../lib/storage/index.ts';
+
+/** Chromium's own DNS stays off the network in tests (it otherwise looks up Google hosts at start). */
+export const TEST_BROWSER_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1'];
 
 export interface Service {
   readonly url: string;
   /** GET (or another method) `/?<query>` on the service. */
   request(query: string, init?: RequestInit): Promise<Response>;
-  /** GET and parse JSON. */
+  /** A request whose JSON body is parsed (the payload's shape is what the tests assert). */
   json(query: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: any }>;
   close(): Promise<void>;
 }
@@ -25,11 +34,20 @@ export interface ServiceOptions {
 }
 
 export async function startService({ allowHosts = '127.0.0.1,localhost', env = {}, resolver }: ServiceOptions = {}): Promise<Service> {
-  const config = loadConfig({ GLANCE_ALLOW_HOSTS: allowHosts, PORT: '0', ...env });
-  const server = createLocalServer(createHandler(config, resolver ? { resolver } : {}));
+  const dir = await mkdtemp(join(tmpdir(), 'glance-assets-'));
+  let handler: LambdaHandler | undefined;
+  // The handler needs the service's own address (the local CDN), known only once it listens.
+  const lateHandler: LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => (handler as LambdaHandler)(event, context);
+  const base = { GLANCE_ALLOW_HOSTS: allowHosts, GLANCE_STORAGE_DIR: dir, ...env };
+  const assetsConfig = loadConfig(base);
+  const assets = assetsConfig.storage.kind === 'local' ? createStorage(assetsConfig.storage, '') : undefined;
+  const server = createLocalServer(lateHandler, { assets });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
+  const config = loadConfig({ PORT: String(port), GLANCE_PUBLIC_URL: url, ...base });
+  const app = createApp(config, { resolver, browserArgs: TEST_BROWSER_ARGS });
+  handler = createHandler(config, { app });
   const request = (query: string, init: RequestInit = {}) => fetch(`${url}/?${query}`, { redirect: 'manual', ...init });
   return {
     url,
@@ -38,11 +56,12 @@ export async function startService({ allowHosts = '127.0.0.1,localhost', env = {
       const response = await request(query, init);
       return { status: response.status, headers: response.headers, body: await response.json() };
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    async close() {
+      await app.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await rm(dir, { recursive: true, force: true });
+    },
   };
 }
 

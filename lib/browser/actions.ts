@@ -1,0 +1,85 @@
+/**
+ * What happens between loading and capturing (CONTRACT §2), in this order: animations stopped, `styles`,
+ * `scripts`, `waitForSelector`, `click`, `scroll`, `waitForTimeout`; then, just before a capture, web fonts and
+ * visible images are waited for (briefly). Page actions are best effort, as in Microlink: a click target that
+ * does not exist or a stylesheet that does not load is skipped, not a failed request.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Page } from 'puppeteer-core';
+import type { Budget } from '../budget.ts';
+import type { Options } from '../query/options.ts';
+import { capped } from './cap.ts';
+import { browserTimeout, invalidSelector, isTimeout } from './errors.ts';
+import { FIRST_INVALID_SELECTOR, FONTS_AND_IMAGES, inPage, NO_ANIMATIONS_CSS, SCROLL_INTO_VIEW } from './inpage.ts';
+import type { OpenPage } from './page.ts';
+
+/**
+ * Longest wait for fonts and images before a capture, and the share of the remaining budget it may use: a slow
+ * image must not leave the capture itself without time.
+ */
+const SETTLE_CAP_MS = 1000;
+const SETTLE_SHARE = 1 / 3;
+
+/** A value that is a stylesheet or script address rather than code. */
+const isAddress = (value: string): boolean => /^https?:\/\/\S+$/i.test(value.trim());
+
+/**
+ * `work`'s value, or undefined when it fails or takes longer than `ms`: for best-effort page calls, which may
+ * never answer (a stylesheet that hangs; page timers are off with javascript=false).
+ */
+const bounded = <T>(work: Promise<T>, ms: number): Promise<T | undefined> =>
+  capped(work.catch(() => undefined), ms, undefined);
+
+/**
+ * Every selector of the request, checked before anything is loaded: a malformed one is EINVALQUERY naming its
+ * parameter, at no cost to the target.
+ */
+export async function checkSelectors(page: Page, selectors: ReadonlyArray<readonly [param: string, selector: string]>): Promise<void> {
+  if (selectors.length === 0) return;
+  const index = await page.evaluate(inPage(FIRST_INVALID_SELECTOR, selectors.map(([, selector]) => selector)));
+  const bad = typeof index === 'number' ? selectors[index] : undefined;
+  if (bad) throw invalidSelector(bad[0], bad[1]);
+}
+
+export async function prepare(open: OpenPage, options: Options, budget: Budget): Promise<void> {
+  const { page } = open;
+  if (!options.animations) await bounded(page.addStyleTag({ content: NO_ANIMATIONS_CSS }), budget.remaining());
+  open.phase = 'while adding styles and scripts';
+  for (const style of options.styles) {
+    await bounded(page.addStyleTag(isAddress(style) ? { url: style.trim() } : { content: style }), budget.remaining());
+  }
+  for (const script of options.scripts) {
+    await bounded(page.addScriptTag(isAddress(script) ? { url: script.trim() } : { content: script }), budget.remaining());
+  }
+  if (options.waitForSelector) {
+    open.phase = `while waiting for the selector ${options.waitForSelector}`;
+    const budgetMs = budget.remaining();
+    await page.waitForSelector(options.waitForSelector, { timeout: Math.max(1, budgetMs) }).catch((error: unknown) => {
+      throw isTimeout(error) ? browserTimeout(open.subject, open.phase, budgetMs, error) : error;
+    });
+  }
+  open.phase = 'while clicking and scrolling';
+  for (const selector of options.click) {
+    await bounded(
+      page.$(selector).then(async (target) => {
+        await target?.click();
+        await target?.dispose();
+      }),
+      budget.remaining(),
+    );
+  }
+  for (const selector of options.scroll) {
+    await bounded(page.evaluate(inPage(SCROLL_INTO_VIEW, selector)), budget.remaining());
+  }
+  if (options.waitForTimeout) {
+    open.phase = 'while waiting (waitForTimeout)';
+    await delay(Math.min(options.waitForTimeout, budget.remaining()));
+  }
+}
+
+/** Fonts ready and images in `top`…`bottom` (document pixels) decoded, briefly. */
+export async function settle(open: OpenPage, top: number, bottom: number, budget: Budget): Promise<void> {
+  open.phase = 'while waiting for fonts and images';
+  const waitMs = Math.min(SETTLE_CAP_MS, budget.remaining() * SETTLE_SHARE);
+  await bounded(open.page.evaluate(inPage(FONTS_AND_IMAGES, top, bottom)), waitMs);
+}

@@ -1,0 +1,115 @@
+/**
+ * Screenshots and PDFs of a loaded page (CONTRACT §5, §2 `pdf`). Reported sizes are read from the encoded
+ * image itself: viewport × deviceScaleFactor for a plain capture, the element's box × scale for `element`.
+ */
+import type { ScreenshotOptions as PuppeteerScreenshotOptions } from 'puppeteer-core';
+import type { Budget } from '../budget.ts';
+import { GlanceError, invalidParam } from '../errors.ts';
+import type { PdfOptions, ScreenshotOptions, ScreenshotType } from '../query/options.ts';
+import { settle } from './actions.ts';
+import type { Viewport } from './devices.ts';
+import { browserTimeout, isTimeout } from './errors.ts';
+import { imageSize } from './image-size.ts';
+import { DOCUMENT_HEIGHT, inPage } from './inpage.ts';
+import type { OpenPage } from './page.ts';
+
+export interface Screenshot {
+  readonly body: Buffer;
+  readonly type: ScreenshotType;
+  /** The image's own pixels. */
+  readonly width: number;
+  readonly height: number;
+  readonly deviceScaleFactor: number;
+}
+
+/**
+ * A full-page capture stops at this many image pixels tall (8192 CSS px at the default 2× device), so a
+ * 100 000 px page is a bounded, successful capture of its top. Beyond it a capture costs seconds of CPU and
+ * hundreds of MB (2560 × 16384 RGBA is 168 MB before encoding), and JPEG cannot exceed 65535 px anyway.
+ */
+export const FULL_PAGE_MAX_PIXELS = 16_384;
+
+/**
+ * How long `screenshot.element` waits, once the page has loaded, for its element to be visible: a selector
+ * that has matched nothing by then is ENOTFOUNDELEMENT rather than a request that runs out its whole budget.
+ * (`waitForSelector` waits for the whole budget, for callers who know their element comes late.)
+ */
+export const ELEMENT_WAIT_MS = 5_000;
+/** The element wait ends this long before the budget, so "not found" wins the race with the page deadline. */
+const ELEMENT_MARGIN_MS = 250;
+
+const encoding = (options: ScreenshotOptions): PuppeteerScreenshotOptions => ({
+  type: options.type,
+  ...(options.type === 'jpeg' ? { quality: options.quality } : {}),
+  omitBackground: options.omitBackground,
+});
+
+async function elementClip(open: OpenPage, selector: string, budget: Budget) {
+  const { page } = open;
+  open.phase = `while waiting for screenshot.element ${selector}`;
+  const waitMs = Math.max(1, Math.min(ELEMENT_WAIT_MS, budget.remaining() - ELEMENT_MARGIN_MS));
+  const handle = await page.waitForSelector(selector, { visible: true, timeout: waitMs }).catch((error: unknown) => {
+    if (isTimeout(error)) return null;
+    throw error;
+  });
+  const box = await handle?.boundingBox();
+  await handle?.dispose();
+  if (!box || box.width === 0 || box.height === 0) {
+    throw new GlanceError(
+      'ENOTFOUNDELEMENT',
+      `No visible element matched \`screenshot.element\` "${selector}" within ${waitMs} ms of the page loading.`,
+      { data: { 'screenshot.element': 'matched no visible element' } },
+    );
+  }
+  // boundingBox is relative to the viewport; a clip is in document coordinates.
+  const [scrollX, scrollY] = (await page.evaluate('[scrollX, scrollY]')) as [number, number];
+  return { x: box.x + scrollX, y: box.y + scrollY, width: box.width, height: box.height };
+}
+
+export async function screenshot(open: OpenPage, options: ScreenshotOptions, viewport: Viewport, budget: Budget): Promise<Screenshot> {
+  const { page } = open;
+  const maxCssHeight = Math.floor(FULL_PAGE_MAX_PIXELS / viewport.deviceScaleFactor);
+  let capture: PuppeteerScreenshotOptions = encoding(options);
+  if (options.element) {
+    const clip = await elementClip(open, options.element, budget);
+    clip.height = Math.min(clip.height, maxCssHeight);
+    await settle(open, clip.y, clip.y + clip.height, budget);
+    capture = { ...capture, clip, captureBeyondViewport: true };
+  } else if (options.fullPage) {
+    const height = Math.min(Number(await page.evaluate(inPage(DOCUMENT_HEIGHT))) || viewport.height, maxCssHeight);
+    await settle(open, 0, height, budget);
+    capture = { ...capture, clip: { x: 0, y: 0, width: viewport.width, height }, captureBeyondViewport: true };
+  } else {
+    const scrollY = Number(await page.evaluate('scrollY')) || 0;
+    await settle(open, scrollY, scrollY + viewport.height, budget);
+  }
+  open.phase = 'while capturing the screenshot';
+  const body = Buffer.from(await page.screenshot(capture));
+  return { body, type: options.type, ...imageSize(body), deviceScaleFactor: viewport.deviceScaleFactor };
+}
+
+/** Chromium's words for a page range it cannot print. */
+const BAD_RANGE = /page range/i;
+
+export async function printPdf(open: OpenPage, options: PdfOptions, budget: Budget): Promise<{ body: Buffer }> {
+  open.phase = 'while printing the PDF';
+  const budgetMs = Math.max(1, budget.remaining());
+  try {
+    const body = await open.page.pdf({
+      format: options.format,
+      margin: options.margin,
+      scale: options.scale,
+      landscape: options.landscape,
+      pageRanges: options.pageRanges ?? '',
+      printBackground: options.printBackground,
+      timeout: budgetMs,
+    });
+    return { body: Buffer.from(body) };
+  } catch (error) {
+    if (isTimeout(error)) throw browserTimeout(open.subject, open.phase, budgetMs, error);
+    if (error instanceof Error && BAD_RANGE.test(error.message)) {
+      throw invalidParam('pdf.pageRanges', `"${options.pageRanges}" does not select pages of this document (${error.message})`);
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,219 @@
+/**
+ * The browser module's one entry point: `createRenderer` loads a target in Chromium and captures what the
+ * request asks for (html, screenshot, pdf). Import it dynamically: it is the only way into puppeteer.
+ *
+ * Budget: the request's budget bounds everything (queue, launch, page); loading and page actions stop short of
+ * it by a capture reserve, so a slow page still leaves time to capture what loaded.
+ */
+import type { Browser } from 'puppeteer-core';
+import type { Budget } from '../budget.ts';
+import type { Config } from '../config.ts';
+import { GlanceError } from '../errors.ts';
+import type { Resolver } from '../fetch/connect.ts';
+import { DEFAULTS, type Options, type ScreenshotOptions, type ScreenshotType } from '../query/options.ts';
+import { checkSelectors, prepare, settle } from './actions.ts';
+import { BrowserHost } from './browser.ts';
+import { printPdf, screenshot, type Screenshot } from './capture.ts';
+import { clampViewport, resolveDevice } from './devices.ts';
+import { browserTimeout } from './errors.ts';
+import { Limiter } from './limiter.ts';
+import { navigate, type Redirect } from './navigate.ts';
+import { withPage, type PageEnv, type PageSetup } from './page.ts';
+
+export { FULL_PAGE_MAX_PIXELS, ELEMENT_WAIT_MS } from './capture.ts';
+export { resolveDevice, deviceNames } from './devices.ts';
+
+export interface RenderRequest {
+  url: URL;
+  options: Options;
+  budget: Budget;
+  capture: { screenshot: boolean; pdf: boolean; html: boolean };
+}
+
+export interface RenderResult {
+  url: string;
+  statusCode: number | null;
+  headers: Record<string, string>;
+  redirects: Redirect[];
+  /** page.content() after loading and page actions, when capture.html. */
+  html?: string;
+  screenshot?: Screenshot;
+  pdf?: { body: Buffer };
+  /** What the page asked for and the address rules refused (URLs, or host:port for https/wss tunnels). */
+  refused: string[];
+  /** Milliseconds: queue, launch, open, navigate, actions, capture. */
+  timings: Record<string, number>;
+}
+
+export interface RendererDeps {
+  config: Config;
+  resolver?: Resolver | undefined;
+  /** Extra Chromium flags (tests: `--host-resolver-rules=…` keeps Chromium's own DNS off the network). */
+  extraArgs?: readonly string[] | undefined;
+}
+
+export interface HtmlShotOptions {
+  type: ScreenshotType;
+  quality?: number;
+  omitBackground?: boolean;
+}
+
+export interface Renderer {
+  render(request: RenderRequest): Promise<RenderResult>;
+  /** Screenshot of an HTML string (the overlay compositor's); same wrapper, no network: use data: URLs. */
+  renderHtml(
+    html: string,
+    viewport: { width: number; height: number; deviceScaleFactor: number },
+    options: HtmlShotOptions,
+    budget: Budget,
+  ): Promise<Buffer>;
+  /** The running browser (launching it if needed); for tests and diagnostics. */
+  getBrowser(): Promise<Browser>;
+  /** Closes the browser; the next render launches a new one. */
+  close(): Promise<void>;
+}
+
+/** Pages rendering at once: one per core of a 2-vCPU Lambda; more only queue for CPU. */
+const MAX_PAGES = 2;
+/** Kept back from loading and page actions for the capture: at most this, and at most this share of the budget. */
+const CAPTURE_RESERVE_MS = 3000;
+const CAPTURE_RESERVE_SHARE = 0.3;
+
+const DEFAULT_SCREENSHOT: ScreenshotOptions = {
+  type: DEFAULTS.screenshot.type,
+  quality: DEFAULTS.screenshot.quality,
+  fullPage: false,
+  element: undefined,
+  omitBackground: false,
+  overlay: undefined,
+};
+
+function selectorsOf(options: Options, shot: ScreenshotOptions | undefined): Array<[string, string]> {
+  return [
+    ...(options.waitForSelector ? [['waitForSelector', options.waitForSelector] as [string, string]] : []),
+    ...options.click.map((selector): [string, string] => ['click', selector]),
+    ...options.scroll.map((selector): [string, string] => ['scroll', selector]),
+    ...(shot?.element ? [['screenshot.element', shot.element] as [string, string]] : []),
+  ];
+}
+
+/** `work` within `budget`, else EBRWSRTIMEOUT (the work itself goes on, e.g. a launch the next request uses). */
+async function within<T>(work: Promise<T>, budget: Budget, subject: string, phase: string): Promise<T> {
+  const budgetMs = budget.remaining();
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(browserTimeout(subject, phase, budgetMs)), Math.max(1, budgetMs));
+  });
+  try {
+    return await Promise.race([work, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function createRenderer({ config, resolver, extraArgs }: RendererDeps): Renderer {
+  const host = new BrowserHost({ chromium: config.chromium, policy: config.policy, extraArgs });
+  const env: PageEnv = { host, policy: config.policy, resolver };
+  const limiter = new Limiter(MAX_PAGES);
+
+  async function render({ url, options, budget, capture }: RenderRequest): Promise<RenderResult> {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new GlanceError('EINVALURL', `Only http(s) pages can be rendered, not ${url.protocol} addresses.`);
+    }
+    const timings: Record<string, number> = {};
+    let last = performance.now();
+    const lap = (name: string): void => {
+      const now = performance.now();
+      timings[name] = Math.round(now - last);
+      last = now;
+    };
+    const shot = capture.screenshot ? options.screenshot || DEFAULT_SCREENSHOT : undefined;
+    const emulation = await resolveDevice(options.device, options.viewport);
+    const setup: PageSetup = {
+      viewport: emulation.viewport,
+      userAgent: emulation.userAgent ?? config.userAgent,
+      colorScheme: options.colorScheme,
+      mediaType: options.mediaType,
+      javascript: options.javascript,
+      reducedMotion: !options.animations,
+      headers: options.headers,
+    };
+    const release = await limiter.acquire(budget);
+    try {
+      lap('queue');
+      await within(host.getBrowser(), budget, url.href, 'while starting, before loading');
+      lap('launch');
+      return await withPage(env, budget, setup, async (open) => {
+        open.subject = url.href;
+        lap('open');
+        await checkSelectors(open.page, selectorsOf(options, shot));
+        const wantsCapture = capture.screenshot || capture.pdf;
+        const reserve = wantsCapture ? Math.min(CAPTURE_RESERVE_MS, budget.remaining() * CAPTURE_RESERVE_SHARE) : 0;
+        const loading = budget.slice(Infinity, reserve);
+        const navigation = await navigate(open, url, options.waitUntil, loading);
+        lap('navigate');
+        await prepare(open, options, loading);
+        lap('actions');
+        const result: RenderResult = { ...navigation, refused: [], timings };
+        if (capture.html) result.html = await open.page.content();
+        if (shot) result.screenshot = await screenshot(open, shot, emulation.viewport, budget);
+        if (capture.pdf) result.pdf = await printPdf(open, options.pdf || pdfDefaults(), budget);
+        lap('capture');
+        result.refused = open.proxy.refused.map((failure) => failure.target);
+        return result;
+      });
+    } finally {
+      release();
+    }
+  }
+
+  async function renderHtml(
+    html: string,
+    viewport: { width: number; height: number; deviceScaleFactor: number },
+    options: HtmlShotOptions,
+    budget: Budget,
+  ): Promise<Buffer> {
+    const setup: PageSetup = {
+      viewport: clampViewport({ ...viewport, isMobile: false, hasTouch: false, isLandscape: false }),
+      userAgent: config.userAgent,
+      colorScheme: 'no-preference',
+      mediaType: 'screen',
+      javascript: true,
+      reducedMotion: true,
+      headers: {},
+      offline: true,
+    };
+    const release = await limiter.acquire(budget);
+    try {
+      await within(host.getBrowser(), budget, 'an HTML snippet', 'while starting');
+      return await withPage(env, budget, setup, async (open) => {
+        open.subject = 'an HTML snippet';
+        open.phase = 'while loading';
+        await open.page.setContent(html, { waitUntil: 'load', timeout: Math.max(1, budget.remaining()) });
+        await settle(open, 0, setup.viewport.height, budget);
+        open.phase = 'while capturing';
+        const { type, quality, omitBackground = false } = options;
+        return Buffer.from(
+          await open.page.screenshot({ type, omitBackground, ...(type === 'jpeg' && quality !== undefined ? { quality } : {}) }),
+        );
+      });
+    } finally {
+      release();
+    }
+  }
+
+  return { render, renderHtml, getBrowser: () => host.getBrowser(), close: () => host.closeBrowser() };
+}
+
+/** Microlink's pdf defaults, for a render asked for a PDF without pdf options (CONTRACT §2). */
+function pdfDefaults() {
+  const margin = DEFAULTS.pdf.margin;
+  return {
+    format: DEFAULTS.pdf.format,
+    margin: { top: margin, right: margin, bottom: margin, left: margin },
+    scale: DEFAULTS.pdf.scale,
+    landscape: false,
+    pageRanges: undefined,
+    printBackground: DEFAULTS.pdf.printBackground,
+  };
+}

@@ -1,0 +1,150 @@
+/**
+ * Starting Chromium: which binary, which flags, and the one place puppeteer-core is loaded (dynamically, so a
+ * metadata-only request never pays its ~260 ms import).
+ */
+import { accessSync, constants } from 'node:fs';
+import type { Browser, PuppeteerNode } from 'puppeteer-core';
+import type { Config } from '../config.ts';
+
+export interface LaunchSettings {
+  readonly chromium: Config['chromium'];
+  /** Where the browser-wide proxy listens; every context also gets one of its own (see page.ts). */
+  readonly proxyUrl: string;
+  /** Appended last, e.g. tests' `--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1`. */
+  readonly extraArgs?: readonly string[];
+}
+
+let puppeteer: Promise<PuppeteerNode> | undefined;
+
+export function loadPuppeteer(): Promise<PuppeteerNode> {
+  puppeteer ??= import('puppeteer-core').then((module) => module.default);
+  return puppeteer;
+}
+
+/**
+ * Debian's headless shell first (starts in ~0.15 s, no UI code), then a full Chromium. The real binaries come
+ * before /usr/bin's wrapper scripts: a wrapper that does not `exec` leaves Chromium orphaned when it is killed.
+ * Fixed directories rather than $PATH, because lib/ reads no environment; CHROMIUM_PATH overrides.
+ */
+const LOCAL_CANDIDATES = [
+  '/usr/lib/chromium/chromium-headless-shell',
+  '/usr/lib/chromium/chromium',
+  '/usr/bin/chromium-headless-shell',
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/local/bin/chromium-headless-shell',
+  '/usr/local/bin/chromium',
+  '/usr/bin/google-chrome',
+];
+
+const isExecutable = (path: string): boolean => {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The configured binary, else the first local candidate; throws when there is none. */
+export function findChromium(configured: string | undefined): string {
+  const path = configured ?? LOCAL_CANDIDATES.find(isExecutable);
+  if (!path) throw new Error(`No Chromium found (looked for ${LOCAL_CANDIDATES.join(', ')}); set CHROMIUM_PATH.`);
+  return path;
+}
+
+/**
+ * Flags for every launch, each with its reason. Puppeteer adds its own defaults (no first run, no sync, no
+ * background networking, no extensions, `--disable-dev-shm-usage`...) and merges `--disable-features` lists.
+ */
+function glanceArgs(proxyUrl: string): string[] {
+  return [
+    // Lambda and containers run as root without user namespaces, where the sandbox cannot start. What a page
+    // may reach is enforced outside the renderer, by the proxy below.
+    '--no-sandbox',
+    // No GPU here; software rasterising is what headless uses anyway, and skipping GPU init saves startup time.
+    '--disable-gpu',
+    // Chromium's own calls home (component updates, sync, first-run, variations) would hit a closed network
+    // and waste time or hang. Puppeteer adds most of these too; they are listed so the set does not depend on
+    // its defaults.
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+    '--no-pings',
+    // Every request goes through the guarded proxy (proxy.ts), which applies CONTRACT §7 on the address it
+    // connects to. Pages run in contexts with a proxy of their own; this one only serves the default context.
+    `--proxy-server=${proxyUrl}`,
+    // Chromium bypasses proxies for loopback implicitly; `<-loopback>` removes that exception, so 127.0.0.1
+    // and [::1] are vetted like any other address
+    // (https://chromium.googlesource.com/chromium/src/+/HEAD/net/docs/proxy.md#Implicit-bypass-rules).
+    '--proxy-bypass-list=<-loopback>',
+    // QUIC is UDP, which an HTTP proxy cannot carry; with it off, nothing tries to go around the proxy.
+    '--disable-quic',
+    // WebRTC would otherwise send STUN/TURN UDP straight to any address a page names (measured: 6 packets to
+    // 127.0.0.1 without this flag, none with it); this keeps WebRTC to TURN over TCP, through the proxy.
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
+    // Captures are of the page, not of scrollbars.
+    '--hide-scrollbars',
+    // There is no audio device to play a page's sound on; muting skips opening one.
+    '--mute-audio',
+  ];
+}
+
+/**
+ * @sparticuz/chromium's flags minus three. `--disable-web-security` (a page could read other origins'
+ * responses) and `--allow-running-insecure-content` (https pages could load http scripts) weaken pages'
+ * isolation and Glance never needs them. `--single-process` breaks isolated contexts: measured with this
+ * binary, the first page of a new context fails with "Target.createTarget: Target closed"
+ * (https://github.com/Sparticuz/chromium/issues/298), and one renderer crash would take the browser with it.
+ */
+const UNWANTED_LAMBDA_ARGS = new Set(['--disable-web-security', '--allow-running-insecure-content', '--single-process']);
+
+/** Where a Lambda layer puts node_modules; ESM imports do not search NODE_PATH, so it is tried by path. */
+const LAYER_MODULE = '/opt/nodejs/node_modules/@sparticuz/chromium/build/index.js';
+
+interface Sparticuz {
+  readonly args: string[];
+  executablePath(): Promise<string>;
+}
+
+async function loadSparticuz(): Promise<Sparticuz> {
+  try {
+    return (await import('@sparticuz/chromium')).default;
+  } catch {
+    return ((await import(LAYER_MODULE)) as { default: Sparticuz }).default;
+  }
+}
+
+async function binary(chromium: Config['chromium']): Promise<{ path: string; args: string[] }> {
+  if (chromium.mode === 'lambda') {
+    const sparticuz = await loadSparticuz();
+    return {
+      path: chromium.path ?? (await sparticuz.executablePath()),
+      args: sparticuz.args.filter((arg) => !UNWANTED_LAMBDA_ARGS.has(arg)),
+    };
+  }
+  return { path: findChromium(chromium.path), args: [] };
+}
+
+/** Longest a launch may take; callers race it with their own budget, this only stops a wedged start. */
+const LAUNCH_TIMEOUT_MS = 20_000;
+/** A CDP call that takes longer is wedged; withPage's deadline normally ends a page much sooner. */
+const PROTOCOL_TIMEOUT_MS = 30_000;
+
+export async function launchChromium({ chromium, proxyUrl, extraArgs = [] }: LaunchSettings): Promise<Browser> {
+  const [{ path, args }, puppeteer] = await Promise.all([binary(chromium), loadPuppeteer()]);
+  return puppeteer.launch({
+    executablePath: path,
+    // The headless shell only knows the old headless mode; a full Chromium only the new one.
+    headless: chromium.mode === 'lambda' || path.includes('headless-shell') ? 'shell' : true,
+    args: [...args, ...glanceArgs(proxyUrl), ...extraArgs],
+    // A pipe instead of a DevTools port: nothing else on the machine (a page included, when loopback is
+    // exempted for development) can connect to the browser and drive it.
+    pipe: true,
+    // Every page sets its own viewport; puppeteer's 800×600 default would be one more CDP call per page.
+    defaultViewport: null,
+    timeout: LAUNCH_TIMEOUT_MS,
+    protocolTimeout: PROTOCOL_TIMEOUT_MS,
+  });
+}

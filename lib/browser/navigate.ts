@@ -1,0 +1,116 @@
+/**
+ * Loading the target (CONTRACT §2 `waitUntil`) and reporting its main response. `auto` is: the document, then
+ * `load` for at most AUTO_LOAD_CAP_MS, then a short network-idle wait, so a page with one request that never
+ * ends is still captured (what loaded); an explicit waitUntil that is not met within budget is EBRWSRTIMEOUT.
+ */
+import type { HTTPRequest, HTTPResponse, PuppeteerLifeCycleEvent } from 'puppeteer-core';
+import type { Budget } from '../budget.ts';
+import { GlanceError } from '../errors.ts';
+import { responseHeaders } from '../fetch/headers.ts';
+import type { WaitUntil } from '../query/options.ts';
+import { browserTimeout, documentFailure, isTimeout } from './errors.ts';
+import type { OpenPage } from './page.ts';
+
+export interface Redirect {
+  readonly statusCode: number;
+  /** The address redirected to (as the fetcher reports hops). */
+  readonly url: string;
+}
+
+export interface Navigation {
+  /** The final address, after redirects. */
+  readonly url: string;
+  readonly statusCode: number | null;
+  /** Lower-case names, repeated fields joined with ', ', set-cookie dropped (as the fetcher answers them). */
+  readonly headers: Record<string, string>;
+  readonly redirects: Redirect[];
+}
+
+/** After DOMContentLoaded, how long `auto` waits for `load` (a tracker that never answers must not stall us). */
+const AUTO_LOAD_CAP_MS = 5_000;
+/** `auto`'s network-idle wait: this much quiet, waited for at most AUTO_IDLE_CAP_MS. */
+const AUTO_IDLE_MS = 150;
+const AUTO_IDLE_CAP_MS = 750;
+/** CONTRACT §3: more hops than this is EMAXREDIRECTS, as for the fetcher. */
+const MAX_REDIRECTS = 10;
+
+function redirectsOf(response: HTTPResponse): Redirect[] {
+  const chain = response.request().redirectChain();
+  return chain.map((request, index) => ({
+    statusCode: request.response()?.status() ?? 0,
+    url: (chain[index + 1] ?? response.request()).url(),
+  }));
+}
+
+/** Puppeteer joins repeated fields with newlines; the fetcher's rules make them comma lists. */
+const headersOf = (response: HTTPResponse): Record<string, string> =>
+  responseHeaders(Object.fromEntries(Object.entries(response.headers()).map(([name, value]) => [name, value.split('\n')])));
+
+export async function navigate(open: OpenPage, url: URL, waitUntil: readonly WaitUntil[], budget: Budget): Promise<Navigation> {
+  const { page, proxy } = open;
+  const isMain = (request: HTTPRequest): boolean => request.isNavigationRequest() && request.frame() === page.mainFrame();
+  let mainResponse: HTTPResponse | undefined;
+  let failedUrl = url.href;
+  page.on('response', (response) => {
+    if (isMain(response.request())) mainResponse = response;
+  });
+  page.on('requestfailed', (request) => {
+    if (isMain(request)) failedUrl = request.url();
+  });
+
+  const auto = waitUntil.includes('auto');
+  const events = waitUntil.filter((event): event is PuppeteerLifeCycleEvent => event !== 'auto');
+  if (auto && !events.includes('load')) events.push('load');
+  const budgetMs = budget.remaining();
+  open.phase = `while loading (waitUntil=${waitUntil.join(',')})`;
+  const goto = page.goto(url.href, { waitUntil: events, timeout: Math.max(1, budgetMs) });
+  goto.catch(() => undefined);
+
+  let response: HTTPResponse | null | undefined;
+  let stallTimer: NodeJS.Timeout | undefined;
+  let finished = false;
+  try {
+    if (auto) {
+      const stalled = new Promise<'stalled'>((resolve) =>
+        page.once('domcontentloaded', () => {
+          if (!finished) stallTimer = setTimeout(() => resolve('stalled'), Math.min(AUTO_LOAD_CAP_MS, budget.remaining()));
+        }),
+      );
+      const settled = await Promise.race([goto, stalled]);
+      response = settled === 'stalled' ? mainResponse : settled;
+    } else {
+      response = await goto;
+    }
+  } catch (error) {
+    // `auto` captures what loaded: a document that arrived is enough when `load` never comes.
+    if (!(auto && isTimeout(error) && mainResponse)) {
+      throw isTimeout(error) ? browserTimeout(url.href, open.phase, budgetMs, error) : documentFailure(error, failedUrl, proxy);
+    }
+    response = mainResponse;
+  } finally {
+    finished = true;
+    clearTimeout(stallTimer);
+  }
+  if (auto) {
+    open.phase = 'while waiting for the network to settle';
+    await page
+      .waitForNetworkIdle({ idleTime: AUTO_IDLE_MS, timeout: Math.max(1, Math.min(AUTO_IDLE_CAP_MS, budget.remaining())) })
+      .catch(() => undefined);
+  }
+  // The latest main-document response: a script or meta refresh may have moved the page on since goto.
+  return describe(mainResponse ?? response ?? undefined, page.url(), open);
+}
+
+function describe(response: HTTPResponse | undefined, pageUrl: string, open: OpenPage): Navigation {
+  if (!response) return { url: pageUrl, statusCode: null, headers: {}, redirects: [] };
+  const finalUrl = response.url();
+  // For plain http the proxy answers in the target's place when it refused or could not reach it: that is the
+  // outcome, not a page. (An https response came through an established tunnel, so it is the target's own.)
+  const failure = finalUrl.startsWith('http:') ? open.proxy.failureFor(new URL(finalUrl)) : undefined;
+  if (failure) throw failure.error;
+  const redirects = redirectsOf(response);
+  if (redirects.length > MAX_REDIRECTS) {
+    throw new GlanceError('EMAXREDIRECTS', `The target redirected more than ${MAX_REDIRECTS} times; the last hop was to ${finalUrl}.`);
+  }
+  return { url: finalUrl, statusCode: response.status(), headers: headersOf(response), redirects };
+}

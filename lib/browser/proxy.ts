@@ -1,0 +1,201 @@
+/**
+ * The address rules (CONTRACT §7) inside the browser: Chromium sends every request of a page (documents,
+ * subresources, iframes, redirects, fetch/XHR, websockets, WebRTC's TURN over TCP) through this forward proxy,
+ * which vets it exactly as the fetcher does: `parseTarget` for the URL (IP literals, `localhost`), then
+ * `guardedLookup` on the address actually connected to. A refused request fails inside the page (403 to
+ * Chromium); the capture goes on. One proxy serves one browser context, so its refusals belong to one page.
+ *
+ * No request interception is needed for other schemes: ws/wss travel as CONNECT tunnels through here, data:,
+ * blob: and about: never touch the network, Chromium refuses file: and chrome: from web pages, and it no longer
+ * speaks ftp:. Interception would pause every request in the page's renderer, which is slow.
+ */
+import { createServer, request as httpRequest, Agent, type IncomingMessage, type ServerResponse } from 'node:http';
+import { connect, type AddressInfo, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { GlanceError } from '../errors.ts';
+import { guardedLookup, systemResolver, type Resolver } from '../fetch/connect.ts';
+import { fetchFailure } from '../fetch/errors.ts';
+import { parseTarget, type AddressPolicy } from '../fetch/policy.ts';
+
+export interface ProxyOptions {
+  policy: AddressPolicy;
+  resolver?: Resolver;
+  /** Refuse everything: for contexts that must not touch the network (renderHtml, the default context). */
+  offline?: boolean;
+}
+
+/** A request the proxy could not carry out, and why: EFORBIDDENURL (refused) or EFETCH (unreachable). */
+export interface ProxyFailure {
+  /** `http://host/path` for plain requests; `host:port` for tunnels (https, wss), whose paths it never sees. */
+  readonly target: string;
+  readonly error: GlanceError;
+}
+
+export interface GuardedProxy {
+  /** `http://127.0.0.1:<port>`, for `--proxy-server` or a context's `proxyServer`. */
+  readonly url: string;
+  /** Requests refused by the address rules, in order (at most MAX_LOGGED kept). */
+  readonly refused: readonly ProxyFailure[];
+  /** Why the proxy failed the request for `url`, if it did (the latest failure for that address). */
+  failureFor(url: URL): ProxyFailure | undefined;
+  /** Stops listening and cuts every connection, tunnels included. */
+  close(): Promise<void>;
+}
+
+/** Bounds the memory a page that fires thousands of refused requests can make us hold. */
+const MAX_LOGGED = 200;
+
+/**
+ * Hop-by-hop fields (RFC 9110 §7.6.1) describe the connection to the proxy, not the request; `proxy-*` are ours.
+ * Fields named in `connection` are hop-by-hop too.
+ */
+const HOP_BY_HOP = new Set([
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+]);
+
+function endToEnd(rawHeaders: string[]): string[] {
+  const named = new Set<string>();
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    if (rawHeaders[i]!.toLowerCase() === 'connection') {
+      for (const token of rawHeaders[i + 1]!.split(',')) named.add(token.trim().toLowerCase());
+    }
+  }
+  const kept: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) {
+    const name = rawHeaders[i]!.toLowerCase();
+    if (!HOP_BY_HOP.has(name) && !named.has(name)) kept.push(rawHeaders[i]!, rawHeaders[i + 1]!);
+  }
+  return kept;
+}
+
+const defaultPort = (url: URL): number => Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+const bareHost = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
+const authority = (url: URL): string => `${url.hostname}:${defaultPort(url)}`;
+
+/** The key a failure is kept under: the URL for plain requests, `host:port` for tunnels. */
+const failureKey = (url: URL): string => (url.protocol === 'http:' ? url.href.replace(/#.*$/, '') : authority(url));
+
+const statusLine = (error: GlanceError, unreachable: string): string =>
+  error.code === 'EFORBIDDENURL' ? '403 Forbidden' : error.code === 'EINVALURL' ? '400 Bad Request' : unreachable;
+
+export async function startProxy({ policy, resolver = systemResolver, offline = false }: ProxyOptions): Promise<GuardedProxy> {
+  const lookup = guardedLookup(policy, resolver);
+  // Keep-alive to targets: a page's subresources from one host reuse one vetted connection.
+  const agent = new Agent({ keepAlive: true });
+  const refused: ProxyFailure[] = [];
+  const failures = new Map<string, ProxyFailure>();
+  const tunnels = new Set<Duplex>();
+
+  const record = (target: string, error: GlanceError): GlanceError => {
+    const failure = { target, error };
+    failures.set(target, failure);
+    if (error.code === 'EFORBIDDENURL' && refused.length < MAX_LOGGED) refused.push(failure);
+    return error;
+  };
+  const unreachable = (url: URL, error: unknown): GlanceError =>
+    record(failureKey(url), fetchFailure(error, { url, signal: new AbortController().signal, started: performance.now() }));
+
+  /** Vetted as the fetcher vets a caller's URL; records and throws EINVALURL / EFORBIDDENURL. */
+  const vet = (raw: string, key: string): URL => {
+    try {
+      if (offline) throw new GlanceError('EFORBIDDENURL', `${raw} was not loaded: this page may not use the network.`);
+      return parseTarget(raw, policy, 'A request of the page to');
+    } catch (error) {
+      throw record(key, error instanceof GlanceError ? error : new GlanceError('EINVALURL', String(error)));
+    }
+  };
+
+  const forward = (req: IncomingMessage, res: ServerResponse): void => {
+    const raw = req.url ?? '';
+    let url: URL;
+    try {
+      // A proxied request carries an absolute URL; anything else is someone talking to the proxy directly.
+      if (!/^http:\/\//i.test(raw)) throw new GlanceError('EINVALURL', 'Not a proxy request.');
+      url = vet(raw, raw.replace(/#.*$/, ''));
+    } catch (error) {
+      const reason = error as GlanceError;
+      res.writeHead(reason.code === 'EFORBIDDENURL' ? 403 : 400, { 'content-type': 'text/plain' }).end(reason.message);
+      return;
+    }
+    const upstream = httpRequest({
+      agent,
+      lookup,
+      host: bareHost(url),
+      port: defaultPort(url),
+      method: req.method,
+      path: `${url.pathname}${url.search}`,
+      headers: endToEnd(req.rawHeaders),
+    });
+    upstream.on('response', (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
+      answer.pipe(res);
+      answer.on('error', () => res.destroy());
+    });
+    upstream.on('error', (error) => {
+      const reason = unreachable(url, error);
+      if (res.headersSent) res.destroy();
+      else res.writeHead(reason.code === 'EFORBIDDENURL' ? 403 : 502, { 'content-type': 'text/plain' }).end(reason.message);
+    });
+    req.pipe(upstream);
+    // Chromium gave up on the request (page closed, fetch aborted): stop the upstream exchange too.
+    res.on('close', () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+  };
+
+  const tunnel = (req: IncomingMessage, client: Duplex, head: Buffer): void => {
+    tunnels.add(client);
+    client.on('close', () => tunnels.delete(client));
+    client.on('error', () => client.destroy());
+    const raw = `https://${req.url ?? ''}/`;
+    let url: URL;
+    try {
+      url = vet(raw, URL.canParse(raw) ? authority(new URL(raw)) : (req.url ?? ''));
+    } catch (error) {
+      client.end(`HTTP/1.1 ${statusLine(error as GlanceError, '502 Bad Gateway')}\r\n\r\n`);
+      return;
+    }
+    const server: Socket = connect({ host: bareHost(url), port: defaultPort(url), lookup });
+    tunnels.add(server);
+    server.on('close', () => tunnels.delete(server));
+    client.on('close', () => server.destroy());
+    let connected = false;
+    server.once('connect', () => {
+      connected = true;
+      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+      if (head.length > 0) server.write(head);
+      server.pipe(client);
+      client.pipe(server);
+    });
+    server.on('error', (error) => {
+      if (connected) return void client.destroy();
+      client.end(`HTTP/1.1 ${statusLine(unreachable(url, error), '502 Bad Gateway')}\r\n\r\n`);
+    });
+  };
+
+  const proxy = createServer(forward);
+  proxy.on('connect', tunnel);
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const { port } = proxy.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    refused,
+    failureFor: (url) => failures.get(failureKey(url)),
+    close: () =>
+      new Promise<void>((resolve) => {
+        proxy.close(() => resolve());
+        proxy.closeAllConnections();
+        for (const socket of tunnels) socket.destroy();
+        agent.destroy();
+      }),
+  };
+}

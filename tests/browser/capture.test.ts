@@ -1,0 +1,158 @@
+/**
+ * Screenshots and PDFs with the real Chromium: the stored bytes themselves are decoded and checked against what
+ * the renderer reports and against what the page draws.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { FULL_PAGE_MAX_PIXELS, type Renderer } from '../../lib/browser/index.ts';
+import { html, startServer, type TestServer } from '../helpers/server.ts';
+import { codeOf, jpegDimensions, mediaBoxes, pixel, png, render, testRenderer } from './helpers.ts';
+
+const BOX_PAGE = `<!doctype html><style>body{margin:0;background:#fff}
+#box{position:absolute;left:100px;top:50px;width:400px;height:300px;background:rgb(0,128,255)}</style>
+<div id="box"></div>`;
+
+const TALL_PAGE = `<!doctype html><style>body{margin:0}</style><div style="height:3000px;background:rgb(0,200,0)"></div>`;
+
+describe('screenshot', () => {
+  let site: TestServer;
+  let renderer: Renderer;
+  before(async () => {
+    site = await startServer({
+      '/': html(BOX_PAGE),
+      '/tall': html(TALL_PAGE),
+      '/huge': html('<!doctype html><body style="margin:0"><div style="height:100000px;background:linear-gradient(red,blue)"></div>'),
+      '/width': html('<!doctype html><title>w</title><script>document.title = innerWidth + "x" + devicePixelRatio</script>'),
+    });
+    renderer = testRenderer();
+  });
+  after(async () => {
+    await renderer.close();
+    await site.close();
+  });
+
+  test('the default device gives a 2560×1600 PNG whose decoded size is the reported one', async () => {
+    const { screenshot, statusCode } = await render(renderer, `${site.url}/`, 'screenshot');
+    assert.equal(statusCode, 200);
+    assert.ok(screenshot);
+    assert.equal(screenshot.type, 'png');
+    assert.deepEqual(screenshot.body.subarray(0, 8), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+    const image = png(screenshot.body);
+    assert.deepEqual([image.width, image.height], [2560, 1600]);
+    assert.deepEqual([screenshot.width, screenshot.height, screenshot.deviceScaleFactor], [2560, 1600, 2]);
+    // The box at CSS (100, 50) is drawn at device pixels (200, 100) onwards.
+    assert.deepEqual(pixel(image, 210, 110), [0, 128, 255, 255]);
+    assert.deepEqual(pixel(image, 190, 90), [255, 255, 255, 255]);
+  });
+
+  test('screenshot.element clips to a 400×300 box: 800×600 pixels, all of the box colour', async () => {
+    const { screenshot } = await render(renderer, `${site.url}/`, 'screenshot.element=%23box');
+    assert.ok(screenshot);
+    const image = png(screenshot.body);
+    assert.deepEqual([image.width, image.height], [800, 600]);
+    assert.deepEqual([screenshot.width, screenshot.height], [800, 600]);
+    for (const [x, y] of [[0, 0], [799, 599], [400, 300]] as const) assert.deepEqual(pixel(image, x, y), [0, 128, 255, 255]);
+  });
+
+  test('fullPage captures the document height × 2', async () => {
+    const { screenshot } = await render(renderer, `${site.url}/tall`, 'screenshot.fullPage');
+    assert.ok(screenshot);
+    const image = png(screenshot.body);
+    assert.deepEqual([image.width, image.height], [2560, 6000]);
+    assert.equal(screenshot.height, 6000);
+    assert.deepEqual(pixel(image, 100, 5990), [0, 200, 0, 255]);
+  });
+
+  test('a 100 000 px page is a bounded, successful full-page capture', async () => {
+    const started = performance.now();
+    const { screenshot } = await render(renderer, `${site.url}/huge`, 'screenshot.fullPage');
+    assert.ok(screenshot);
+    const image = png(screenshot.body);
+    assert.deepEqual([image.width, image.height], [2560, FULL_PAGE_MAX_PIXELS]);
+    assert.ok(performance.now() - started < 10_000);
+  });
+
+  test('jpeg has JPEG magic bytes and its SOF size is the reported one; quality changes the bytes', async () => {
+    const high = await render(renderer, `${site.url}/`, 'screenshot.type=jpeg&screenshot.quality=95');
+    const low = await render(renderer, `${site.url}/`, 'screenshot.type=jpeg&screenshot.quality=10');
+    assert.ok(high.screenshot && low.screenshot);
+    assert.equal(high.screenshot.type, 'jpeg');
+    assert.deepEqual(high.screenshot.body.subarray(0, 3), Buffer.from([0xff, 0xd8, 0xff]));
+    assert.deepEqual(jpegDimensions(high.screenshot.body), { width: 2560, height: 1600 });
+    assert.deepEqual([high.screenshot.width, high.screenshot.height], [2560, 1600]);
+    assert.ok(low.screenshot.body.length < high.screenshot.body.length);
+  });
+
+  test('viewport overrides are merged over the device', async () => {
+    const { screenshot } = await render(renderer, `${site.url}/`, 'screenshot&viewport.width=600&viewport.deviceScaleFactor=1');
+    assert.ok(screenshot);
+    const image = png(screenshot.body);
+    assert.deepEqual([image.width, image.height], [600, 800]);
+  });
+
+  test('a device by name, in any case, sets the viewport and scale the page sees', async () => {
+    const { screenshot } = await render(renderer, `${site.url}/width`, 'screenshot&device=iphone%2015', { capture: { html: true } });
+    assert.ok(screenshot);
+    const image = png(screenshot.body);
+    assert.deepEqual([image.width, image.height], [393 * 3, 659 * 3]);
+    const desktop = await render(renderer, `${site.url}/width`, 'device=Full%20HD', { capture: { html: true } });
+    assert.match(desktop.html ?? '', /<title>1920x1<\/title>/);
+  });
+
+  test('an unknown device is EINVALQUERY naming `device`, before any page is loaded', async () => {
+    const hits = site.hits.length;
+    await assert.rejects(render(renderer, `${site.url}/`, 'screenshot&device=Nokia%203310'), (error: any) => {
+      assert.equal(error.code, 'EINVALQUERY');
+      assert.ok('device' in error.data);
+      assert.match(error.message, /Macbook Pro 13/);
+      return true;
+    });
+    assert.equal(site.hits.length, hits);
+  });
+
+  test('omitBackground keeps transparency in PNG', async () => {
+    site.route('/clear', html('<!doctype html><style>html,body{background:transparent;margin:0}</style><p>x</p>'));
+    const { screenshot } = await render(renderer, `${site.url}/clear`, 'screenshot.omitBackground');
+    assert.ok(screenshot);
+    assert.equal(pixel(png(screenshot.body), 2000, 1500)[3], 0);
+  });
+});
+
+describe('pdf', () => {
+  let site: TestServer;
+  let renderer: Renderer;
+  before(async () => {
+    site = await startServer({ '/': html('<!doctype html><h1>Printed</h1>') });
+    renderer = testRenderer();
+  });
+  after(async () => {
+    await renderer.close();
+    await site.close();
+  });
+
+  test('is a PDF whose page size follows format and landscape', async () => {
+    const a4 = await render(renderer, `${site.url}/`, 'pdf');
+    assert.ok(a4.pdf);
+    assert.equal(a4.pdf.body.subarray(0, 4).toString('latin1'), '%PDF');
+    const [portrait] = mediaBoxes(a4.pdf.body);
+    // A4 is 595.3 × 841.9 points (Chromium rounds through CSS pixels).
+    assert.ok(portrait && Math.abs(portrait[2]! - 595.3) < 1 && Math.abs(portrait[3]! - 841.9) < 1, String(portrait));
+
+    const letter = await render(renderer, `${site.url}/`, 'pdf.format=Letter&pdf.landscape');
+    assert.ok(letter.pdf);
+    const [landscape] = mediaBoxes(letter.pdf.body);
+    // Letter is 612 × 792 points; landscape swaps them.
+    assert.ok(landscape && Math.abs(landscape[2]! - 792) < 1 && Math.abs(landscape[3]! - 612) < 1, String(landscape));
+  });
+
+  test('a page range beyond the document is EINVALQUERY naming pdf.pageRanges', async () => {
+    assert.equal(await codeOf(render(renderer, `${site.url}/`, 'pdf.pageRanges=5-6')), 'EINVALQUERY');
+  });
+
+  test('screenshot and pdf in one render share one page load', async () => {
+    const hits = site.hits.length;
+    const result = await render(renderer, `${site.url}/`, 'pdf&screenshot');
+    assert.ok(result.pdf && result.screenshot);
+    assert.deepEqual(site.hits.slice(hits).filter((hit) => hit === '/'), ['/']);
+  });
+});

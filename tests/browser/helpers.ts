@@ -1,0 +1,75 @@
+/**
+ * Shared by the browser tests: one renderer per test file with the real Chromium, options built by the real
+ * query parser, and readers for the stored bytes (PNG pixels, JPEG size, PDF page boxes).
+ */
+import { PNG } from 'pngjs';
+import { Budget } from '../../lib/budget.ts';
+import { loadConfig } from '../../lib/config.ts';
+import type { Resolver } from '../../lib/fetch/connect.ts';
+import { createRenderer, type RenderRequest, type RenderResult, type Renderer } from '../../lib/browser/index.ts';
+import { parseQuery } from '../../lib/query/index.ts';
+
+/** Chromium's own DNS stays off the network (it otherwise looks up Google hosts at start). */
+export const TEST_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1'];
+
+export function testRenderer(allowHosts = '127.0.0.1', resolver?: Resolver): Renderer {
+  return createRenderer({ config: loadConfig({ GLANCE_ALLOW_HOSTS: allowHosts }), resolver, extraArgs: TEST_ARGS });
+}
+
+/** Renders `url` with the options of `query` (the API's query string, without `url`). */
+export function render(
+  renderer: Renderer,
+  url: string,
+  query = '',
+  { timeout = 15_000, capture = {} }: { timeout?: number; capture?: Partial<RenderRequest['capture']> } = {},
+): Promise<RenderResult> {
+  const options = parseQuery(`url=${encodeURIComponent(url)}${query ? `&${query}` : ''}`, {});
+  return renderer.render({
+    url: new URL(url),
+    options,
+    budget: new Budget(timeout),
+    capture: {
+      screenshot: options.screenshot !== false,
+      pdf: options.pdf !== false,
+      html: false,
+      ...capture,
+    },
+  });
+}
+
+export const png = (body: Buffer): PNG => PNG.sync.read(body);
+
+/** [r, g, b, a] at (x, y). */
+export function pixel(image: PNG, x: number, y: number): [number, number, number, number] {
+  const at = (image.width * y + x) * 4;
+  return [image.data[at]!, image.data[at + 1]!, image.data[at + 2]!, image.data[at + 3]!];
+}
+
+/** Width and height from the first JPEG start-of-frame marker (read independently of the code under test). */
+export function jpegDimensions(body: Buffer): { width: number; height: number } {
+  for (let offset = 2; offset < body.length; ) {
+    const marker = body[offset + 1]!;
+    if ([0xc0, 0xc1, 0xc2].includes(marker)) {
+      return { height: body.readUInt16BE(offset + 5), width: body.readUInt16BE(offset + 7) };
+    }
+    offset += 2 + body.readUInt16BE(offset + 2);
+  }
+  throw new Error('no SOF marker');
+}
+
+/** Every page's MediaBox [x0, y0, x1, y1] in points (Chromium writes them uncompressed). */
+export function mediaBoxes(pdf: Buffer): number[][] {
+  return [...pdf.toString('latin1').matchAll(/\/MediaBox\s*\[\s*([\d.\s-]+)\]/g)].map((match) =>
+    match[1]!.trim().split(/\s+/).map(Number),
+  );
+}
+
+/** The GlanceError code a promise rejects with (fails the test if it resolves). */
+export async function codeOf(work: Promise<unknown>): Promise<string> {
+  try {
+    await work;
+  } catch (error) {
+    return (error as { code?: string }).code ?? `uncoded: ${(error as Error).message}`;
+  }
+  throw new Error('expected a rejection');
+}

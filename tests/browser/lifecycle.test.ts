@@ -1,0 +1,172 @@
+/**
+ * The browser's life and a page's: lazy shared launch, relaunch after the process dies, one retry after a
+ * crash, bounded waits on pages that never finish, and the main response reported as the fetcher reports it.
+ */
+import assert from 'node:assert/strict';
+import { createServer } from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { BrowserHost } from '../../lib/browser/browser.ts';
+import type { Renderer } from '../../lib/browser/index.ts';
+import { withPage, type PageSetup } from '../../lib/browser/page.ts';
+import { Budget } from '../../lib/budget.ts';
+import { AddressPolicy } from '../../lib/fetch/policy.ts';
+import { html, startServer, type TestServer } from '../helpers/server.ts';
+import { codeOf, pixel, png, render, TEST_ARGS, testRenderer } from './helpers.ts';
+
+const PAGE = '<!doctype html><title>ok</title><style>body{margin:0;background:rgb(0,128,0)}</style>';
+
+describe('browser lifecycle', () => {
+  let site: TestServer;
+  let renderer: Renderer;
+  before(async () => {
+    site = await startServer({
+      '/': html(PAGE, { 'x-test': 'yes' }),
+      '/old': (_req, res) => void res.writeHead(301, { location: '/middle' }).end(),
+      '/middle': (_req, res) => void res.writeHead(302, { location: '/' }).end(),
+      '/missing': html('<title>gone</title>', {}, 404),
+      '/js-redirect': html('<title>moving</title><script>location.replace("/")</script>'),
+      '/meta-refresh': html('<title>moving</title><meta http-equiv="refresh" content="0;url=/">'),
+      // An image that never answers: `load` never fires.
+      '/hang.png': () => undefined,
+      '/stalls': html(`${PAGE}<img src="/hang.png">`),
+    });
+    renderer = testRenderer();
+  });
+  after(async () => {
+    await renderer.close();
+    await site.close();
+  });
+
+  test('concurrent first calls share one launch', async () => {
+    const [first, second] = await Promise.all([renderer.getBrowser(), renderer.getBrowser()]);
+    assert.equal(first, second);
+  });
+
+  test('a killed browser process is replaced on the next request', async () => {
+    const before = await render(renderer, `${site.url}/`, 'screenshot');
+    assert.ok(before.screenshot);
+    const browser = await renderer.getBrowser();
+    browser.process()?.kill('SIGKILL');
+    const again = await render(renderer, `${site.url}/`, 'screenshot');
+    assert.deepEqual(pixel(png(again.screenshot!.body), 10, 10), [0, 128, 0, 255]);
+    assert.notEqual(await renderer.getBrowser(), browser);
+  });
+
+  test('reports the final URL, status, headers, redirect chain and timings', async () => {
+    const result = await render(renderer, `${site.url}/old`, '', { capture: { html: true } });
+    assert.equal(result.url, `${site.url}/`);
+    assert.equal(result.statusCode, 200);
+    assert.equal(result.headers['x-test'], 'yes');
+    assert.deepEqual(result.redirects, [
+      { statusCode: 301, url: `${site.url}/middle` },
+      { statusCode: 302, url: `${site.url}/` },
+    ]);
+    assert.match(result.html ?? '', /<title>ok<\/title>/);
+    for (const step of ['launch', 'open', 'navigate', 'capture']) assert.equal(typeof result.timings[step], 'number', step);
+  });
+
+  test('a client-side redirect is followed and the final document reported', async () => {
+    for (const path of ['/js-redirect', '/meta-refresh']) {
+      const result = await render(renderer, `${site.url}${path}`, '', { capture: { html: true } });
+      assert.equal(result.url, `${site.url}/`, path);
+      assert.equal(result.headers['x-test'], 'yes', path);
+      assert.match(result.html ?? '', /<title>ok<\/title>/, path);
+    }
+  });
+
+  test('a 404 page is rendered and its status reported', async () => {
+    const result = await render(renderer, `${site.url}/missing`, 'screenshot');
+    assert.equal(result.statusCode, 404);
+    assert.ok(result.screenshot);
+  });
+
+  test('waitUntil=auto captures what loaded when one request never ends', async () => {
+    const started = performance.now();
+    const result = await render(renderer, `${site.url}/stalls`, 'screenshot', { timeout: 4000 });
+    assert.ok(performance.now() - started < 4000);
+    assert.deepEqual(pixel(png(result.screenshot!.body), 10, 10), [0, 128, 0, 255]);
+  });
+
+  test('waitUntil=load on a page that never loads is EBRWSRTIMEOUT within the budget', async () => {
+    const started = performance.now();
+    assert.equal(await codeOf(render(renderer, `${site.url}/stalls`, 'screenshot&waitUntil=load', { timeout: 2500 })), 'EBRWSRTIMEOUT');
+    assert.ok(performance.now() - started < 2800);
+  });
+
+  test('a target that refuses connections is EFETCH', async () => {
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const { port } = closed.address() as { port: number };
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await assert.rejects(render(renderer, `http://127.0.0.1:${port}/`, 'screenshot'), (error: any) => {
+      assert.equal(error.code, 'EFETCH');
+      assert.match(error.message, /refused/);
+      return true;
+    });
+  });
+
+  test('renderHtml draws an HTML string at the given size, with no network', async () => {
+    const hits = site.hits.length;
+    const body = await renderer.renderHtml(
+      `<style>body{margin:0;background:rgb(255,0,0)}</style><img src="${site.url}/">`,
+      { width: 300, height: 200, deviceScaleFactor: 2 },
+      { type: 'png' },
+      new Budget(5000),
+    );
+    const image = png(body);
+    assert.deepEqual([image.width, image.height], [600, 400]);
+    assert.deepEqual(pixel(image, 300, 300), [255, 0, 0, 255]);
+    assert.equal(site.hits.length, hits);
+  });
+
+  test('at most two pages at once; the others queue and all finish', async () => {
+    const results = await Promise.all([1, 2, 3, 4].map(() => render(renderer, `${site.url}/`, 'screenshot')));
+    assert.equal(results.filter((result) => result.screenshot).length, 4);
+    assert.ok(results.some((result) => (result.timings.queue ?? 0) > 50), JSON.stringify(results.map((r) => r.timings)));
+  });
+});
+
+describe('withPage', () => {
+  const host = new BrowserHost({ chromium: { mode: 'local', path: undefined }, policy: AddressPolicy.fromSetting(''), extraArgs: TEST_ARGS });
+  const env = { host, policy: AddressPolicy.fromSetting('') };
+  const setup: PageSetup = {
+    viewport: { width: 200, height: 100, deviceScaleFactor: 1, isMobile: false, hasTouch: false, isLandscape: true },
+    userAgent: 'test',
+    colorScheme: 'no-preference',
+    mediaType: 'screen',
+    javascript: true,
+    reducedMotion: false,
+    headers: {},
+  };
+  after(() => host.closeBrowser());
+
+  test('a crashed page is retried once in a new context', async () => {
+    const pages: unknown[] = [];
+    const result = await withPage(env, new Budget(10_000), setup, async ({ page }) => {
+      pages.push(page);
+      if (pages.length === 1) {
+        const session = await page.createCDPSession();
+        await session.send('Page.crash').catch(() => undefined);
+        await new Promise((resolve) => setTimeout(resolve, 5000));
+      }
+      return page.evaluate('1 + 1');
+    });
+    assert.equal(result, 2);
+    assert.equal(pages.length, 2);
+    assert.notEqual(pages[0], pages[1]);
+  });
+
+  test('the context is closed after the work, even when it fails', async () => {
+    const browser = await host.getBrowser();
+    const contexts = browser.browserContexts().length;
+    await assert.rejects(withPage(env, new Budget(5000), setup, async () => Promise.reject(new Error('boom'))));
+    assert.equal(browser.browserContexts().length, contexts);
+  });
+
+  test('work that outlives the budget is cut at the deadline with EBRWSRTIMEOUT', async () => {
+    const started = performance.now();
+    const never = () => new Promise<never>(() => undefined);
+    assert.equal(await codeOf(withPage(env, new Budget(800), setup, never)), 'EBRWSRTIMEOUT');
+    assert.ok(performance.now() - started < 1500);
+  });
+});
