@@ -1,0 +1,59 @@
+/**
+ * The stored form of one cached answer: versioned JSON with a SHA-256 of the body. A partial write, a flipped
+ * byte or an entry written by an older format reads back as "absent" (a miss), never as a wrong answer.
+ */
+import { createHash } from 'node:crypto';
+import type { CacheEntry } from './index.ts';
+
+const VERSION = 1;
+
+const KEY = /^[0-9a-f]{64}$/;
+
+/** Only keys cacheKey could have made reach the disk or the bucket (no `/`, no `..`). */
+export const isCacheKey = (key: string): boolean => KEY.test(key);
+
+/** The file (local) or object name (under the S3 prefix) of an entry. */
+export const entryName = (key: string): string => `${key}.json`;
+
+const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+export function encodeEntry(entry: CacheEntry): string {
+  const { answer, createdAt, ttl } = entry;
+  return JSON.stringify({
+    v: VERSION,
+    createdAt,
+    ttl,
+    statusCode: answer.statusCode,
+    headers: answer.headers,
+    sha256: sha256(answer.body),
+    body: answer.body,
+  });
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+const isStringRecord = (value: unknown): value is Record<string, string> =>
+  isRecord(value) && Object.values(value).every((item) => typeof item === 'string');
+
+function parse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** undefined for anything that is not, byte for byte, an entry this version wrote. */
+export function decodeEntry(text: string): CacheEntry | undefined {
+  const stored = parse(text);
+  if (!isRecord(stored) || stored.v !== VERSION) return undefined;
+  const { createdAt, ttl, statusCode, headers, sha256: sum, body } = stored;
+  if (typeof createdAt !== 'number' || !Number.isFinite(createdAt)) return undefined;
+  if (typeof ttl !== 'number' || !(ttl > 0) || !Number.isFinite(ttl)) return undefined;
+  if (typeof statusCode !== 'number' || !Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) {
+    return undefined;
+  }
+  if (!isStringRecord(headers) || typeof body !== 'string' || sum !== sha256(body)) return undefined;
+  return { answer: { statusCode, headers: { ...headers }, body }, createdAt, ttl };
+}

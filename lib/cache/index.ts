@@ -1,0 +1,56 @@
+/**
+ * The result cache: whole answers (status, headers, body) kept per normalised request, with Microlink's `ttl`,
+ * `staleTtl` and `force` semantics (result-cache.ts). Stored in a private S3 bucket when deployed, in a local
+ * folder on one machine; both stores pass one contract suite (tests/cache/contract.ts).
+ */
+import type { CacheSettings } from '../config.ts';
+import { createLocalCacheStore } from './local.ts';
+import { createS3CacheStore } from './s3.ts';
+
+export { cacheHeaders, type CacheHeaderOptions } from './headers.ts';
+export { cacheKey } from './key.ts';
+export { createLocalRefresher, type LocalRefresher, type Refresh, type RefreshJob, type RefreshRequest } from './refresh.ts';
+export {
+  DEFAULT_FAILURE_TTL_MS,
+  ResultCache,
+  type CacheErrorContext,
+  type CacheOutcome,
+  type CachePolicy,
+  type CacheStatus,
+  type ResultCacheOptions,
+} from './result-cache.ts';
+
+/** What the app answers, minus the per-request headers (request id, timings) it adds afterwards. */
+export interface CachedAnswer {
+  statusCode: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface CacheEntry {
+  answer: CachedAnswer;
+  /** Epoch ms when the answer was made. */
+  createdAt: number;
+  /** ms the answer may be used for, from createdAt. */
+  ttl: number;
+}
+
+export interface CacheStore {
+  /** undefined when absent, and for an entry that is corrupted, truncated or of another format version (never
+   *  served, never thrown). Throws EFATAL only when the store itself cannot be read. */
+  get(key: string): Promise<CacheEntry | undefined>;
+  /** Replaces the entry at once: a concurrent get sees the old or the new one. Throws EFATAL on failure. */
+  set(key: string, entry: CacheEntry): Promise<void>;
+}
+
+/** undefined when caching is off. */
+export function createCacheStore(settings: CacheSettings): CacheStore | undefined {
+  switch (settings.kind) {
+    case 'off':
+      return undefined;
+    case 'local':
+      return createLocalCacheStore(settings.dir);
+    case 's3':
+      return createS3CacheStore(settings);
+  }
+}

@@ -1,0 +1,46 @@
+/** Cached answers in a local folder, one file per key, for the single-machine service. */
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { GlanceError } from '../errors.ts';
+import { decodeEntry, encodeEntry, entryName, isCacheKey } from './entry.ts';
+import type { CacheStore } from './index.ts';
+
+const codeOf = (error: unknown): unknown => (error as NodeJS.ErrnoException | undefined)?.code;
+
+/** The message names the errno code only: the path would show the server's layout. */
+const fatal = (action: string, error: unknown): GlanceError =>
+  new GlanceError('EFATAL', `Could not ${action} a cached answer on disk (${String(codeOf(error) ?? 'error')}).`, {
+    cause: error,
+  });
+
+export function createLocalCacheStore(dir: string): CacheStore {
+  return {
+    async get(key) {
+      if (!isCacheKey(key)) return undefined;
+      let text: string;
+      try {
+        text = await readFile(join(dir, entryName(key)), 'utf8');
+      } catch (error) {
+        if (codeOf(error) === 'ENOENT') return undefined;
+        throw fatal('read', error);
+      }
+      return decodeEntry(text);
+    },
+
+    async set(key, entry) {
+      if (!isCacheKey(key)) throw new GlanceError('EFATAL', 'Refused to cache an answer under a malformed key.');
+      // Written aside, then renamed over the entry: rename is atomic, so a reader sees the old or the new entry,
+      // never half of one. The leading dot and .tmp suffix keep it from ever being read as an entry.
+      const temporary = join(dir, `.${key}.${randomUUID()}.tmp`);
+      try {
+        await mkdir(dir, { recursive: true });
+        await writeFile(temporary, encodeEntry(entry), { flag: 'wx' });
+        await rename(temporary, join(dir, entryName(key)));
+      } catch (error) {
+        await unlink(temporary).catch(() => undefined);
+        throw fatal('store', error);
+      }
+    },
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * The behaviour every CacheStore owes ResultCache (undici's habit: each store runs the same suite). Each
+ * implementation supplies a store plus raw access to where an entry's bytes live, so the suite can damage them
+ * the way a crash, a partial upload or an older release would.
+ */
+import { randomBytes } from 'node:crypto';
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { CacheEntry, CacheStore } from '../../lib/cache/index.ts';
+
+export interface StoreUnderTest {
+  store: CacheStore;
+  /** The stored bytes of an entry, or undefined when absent. */
+  readRaw(key: string): Promise<Buffer | undefined>;
+  writeRaw(key: string, bytes: Buffer): Promise<void>;
+}
+
+/** A key no earlier run can have written. */
+export const freshKey = (): string => randomBytes(32).toString('hex');
+
+export const sampleEntry = (body = JSON.stringify({ status: 'success', data: { title: 'Ünïcödé ✓ "quoted"' } })): CacheEntry => ({
+  answer: {
+    statusCode: 200,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'x-fetch-mode': 'fetch' },
+    body,
+  },
+  createdAt: 1_700_000_000_123,
+  ttl: 86_400_000,
+});
+
+export function cacheStoreContract(name: string, make: () => StoreUnderTest | Promise<StoreUnderTest>): void {
+  describe(`CacheStore contract: ${name}`, () => {
+    test('set then get answers the identical entry', async () => {
+      const { store } = await make();
+      const key = freshKey();
+      const entry = sampleEntry();
+      await store.set(key, entry);
+      assert.deepEqual(await store.get(key), entry);
+    });
+
+    test('an embed redirect (302, empty body) round-trips with its headers', async () => {
+      const { store } = await make();
+      const key = freshKey();
+      const entry: CacheEntry = {
+        answer: { statusCode: 302, headers: { location: 'https://cdn.example/a.png' }, body: '' },
+        createdAt: 5,
+        ttl: 60_000,
+      };
+      await store.set(key, entry);
+      assert.deepEqual(await store.get(key), entry);
+    });
+
+    test('a large body round-trips intact', async () => {
+      const { store } = await make();
+      const key = freshKey();
+      const entry = sampleEntry(JSON.stringify({ html: randomBytes(1024 * 1024).toString('base64') }));
+      await store.set(key, entry);
+      assert.deepEqual(await store.get(key), entry);
+    });
+
+    test('a missing key answers undefined', async () => {
+      const { store } = await make();
+      assert.equal(await store.get(freshKey()), undefined);
+    });
+
+    test('a second set replaces the entry, and another instance reads the new one', async () => {
+      const { store } = await make();
+      const key = freshKey();
+      await store.set(key, sampleEntry('{"v":"old"}'));
+      const newer = { ...sampleEntry('{"v":"new"}'), createdAt: 1_800_000_000_000 };
+      await store.set(key, newer);
+      assert.deepEqual(await store.get(key), newer);
+      assert.deepEqual(await (await make()).store.get(key), newer);
+    });
+
+    test('keys that are not cache keys answer undefined and are refused by set', async () => {
+      const { store } = await make();
+      for (const bad of ['../x', `../${freshKey()}`, freshKey().toUpperCase(), `${freshKey()}/`, '', 'a/b']) {
+        assert.equal(await store.get(bad), undefined, JSON.stringify(bad));
+        await assert.rejects(store.set(bad, sampleEntry()), JSON.stringify(bad));
+      }
+    });
+
+    describe('a damaged entry reads as a miss, never as an answer and never as an error', () => {
+      const damage = async (change: (raw: string) => string | Buffer) => {
+        const under = await make();
+        const key = freshKey();
+        await under.store.set(key, sampleEntry());
+        const raw = await under.readRaw(key);
+        assert.ok(raw, 'the entry was written where the test looks for it');
+        const changed = change(raw.toString('utf8'));
+        await under.writeRaw(key, Buffer.isBuffer(changed) ? changed : Buffer.from(changed));
+        return under.store.get(key);
+      };
+      const edit = (fn: (stored: Record<string, unknown>) => void) => (raw: string) => {
+        const stored = JSON.parse(raw) as Record<string, unknown>;
+        fn(stored);
+        return JSON.stringify(stored);
+      };
+
+      test('garbage bytes', async () => {
+        assert.equal(await damage(() => randomBytes(300)), undefined);
+      });
+      test('an empty file or object', async () => {
+        assert.equal(await damage(() => ''), undefined);
+      });
+      test('truncated JSON', async () => {
+        assert.equal(await damage((raw) => raw.slice(0, Math.floor(raw.length / 2))), undefined);
+      });
+      test('a body that no longer matches its checksum', async () => {
+        assert.equal(await damage(edit((stored) => void (stored.body = '{"status":"success","data":{}}'))), undefined);
+      });
+      test('a checksum that no longer matches its body', async () => {
+        assert.equal(await damage(edit((stored) => void (stored.sha256 = '0'.repeat(64)))), undefined);
+      });
+      test('another format version', async () => {
+        assert.equal(await damage(edit((stored) => void (stored.v = 2))), undefined);
+      });
+      test('fields of the wrong type', async () => {
+        for (const [field, value] of [
+          ['statusCode', '200'],
+          ['statusCode', 42],
+          ['headers', { a: 1 }],
+          ['headers', null],
+          ['ttl', 0],
+          ['createdAt', 'yesterday'],
+        ] as const) {
+          assert.equal(await damage(edit((stored) => void (stored[field] = value))), undefined, `${field}: ${JSON.stringify(value)}`);
+        }
+      });
+      test('valid JSON that is not an object', async () => {
+        for (const text of ['null', '[]', '"text"', '1']) assert.equal(await damage(() => text), undefined, text);
+      });
+    });
+  });
+}

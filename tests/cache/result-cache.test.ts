@@ -1,0 +1,326 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  createLocalRefresher,
+  ResultCache,
+  type CacheEntry,
+  type CachedAnswer,
+  type CacheErrorContext,
+  type CachePolicy,
+  type CacheStore,
+  type RefreshJob,
+} from '../../lib/cache/index.ts';
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+const KEY = 'a'.repeat(64);
+const REQUEST = { rawQueryString: 'url=https://example.com', headers: {} };
+
+/** An in-memory store that, like the real ones, hands out copies, and can be made to fail. */
+function memoryStore() {
+  const entries = new Map<string, CacheEntry>();
+  const calls = { get: 0, set: 0 };
+  let failing = false;
+  const store: CacheStore = {
+    async get(key) {
+      calls.get++;
+      if (failing) throw new Error('store unreachable');
+      const entry = entries.get(key);
+      return entry && structuredClone(entry);
+    },
+    async set(key, entry) {
+      calls.set++;
+      if (failing) throw new Error('store unreachable');
+      entries.set(key, structuredClone(entry));
+    },
+  };
+  return { store, entries, calls, fail: (value: boolean) => void (failing = value) };
+}
+
+const answerOf = (statusCode: number, body: string): CachedAnswer => ({
+  statusCode,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body,
+});
+
+/** A produce function counting its calls; each call answers the next version of the page. */
+function producer(statusCode = 200) {
+  let calls = 0;
+  const produce = async () => answerOf(statusCode, JSON.stringify({ version: ++calls }));
+  return { produce, calls: () => calls };
+}
+
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((done) => (resolve = done));
+  return { promise, resolve };
+}
+
+function setup(options: { failureTtlMs?: number } = {}) {
+  let time = 1_700_000_000_000;
+  const memory = memoryStore();
+  const refresher = createLocalRefresher();
+  const errors: Array<{ error: unknown; context: CacheErrorContext }> = [];
+  const cache = new ResultCache(memory.store, {
+    now: () => time,
+    refresh: refresher.refresh,
+    onError: (error, context) => void errors.push({ error, context }),
+    ...options,
+  });
+  return { cache, memory, refresher, errors, advance: (ms: number) => void (time += ms) };
+}
+
+const policy = (overrides: Partial<CachePolicy> = {}): CachePolicy => ({ ttl: DAY, staleTtl: false, force: false, ...overrides });
+
+describe('ResultCache', () => {
+  test('a miss produces and stores; the next request is a hit with the identical answer', async () => {
+    const { cache, memory, advance } = setup();
+    const { produce, calls } = producer();
+    const first = await cache.answer(KEY, policy(), produce, REQUEST);
+    assert.equal(first.status, 'MISS');
+    assert.equal(first.ttl, DAY);
+    assert.equal(first.age, 0);
+    assert.equal(memory.entries.size, 1);
+    advance(HOUR);
+    const second = await cache.answer(KEY, policy(), produce, REQUEST);
+    assert.equal(second.status, 'HIT');
+    assert.deepEqual(second.answer, first.answer);
+    assert.equal(second.age, HOUR);
+    assert.equal(calls(), 1);
+  });
+
+  test('force regenerates and stores, answering BYPASS without reading', async () => {
+    const { cache, memory, advance } = setup();
+    const { produce, calls } = producer();
+    await cache.answer(KEY, policy(), produce, REQUEST);
+    advance(MINUTE);
+    const reads = memory.calls.get;
+    const forced = await cache.answer(KEY, policy({ force: true }), produce, REQUEST);
+    assert.equal(forced.status, 'BYPASS');
+    assert.equal(forced.answer.body, '{"version":2}');
+    assert.equal(memory.calls.get, reads, 'force does not read the store');
+    const after = await cache.answer(KEY, policy(), produce, REQUEST);
+    assert.equal(after.status, 'HIT');
+    assert.equal(after.answer.body, '{"version":2}', 'the stored entry was replaced');
+    assert.equal(after.age, 0);
+    assert.equal(calls(), 2);
+  });
+
+  test('younger than staleTtl is a plain hit', async () => {
+    const { cache, advance } = setup();
+    const { produce, calls } = producer();
+    await cache.answer(KEY, policy({ ttl: HOUR, staleTtl: 10 * MINUTE }), produce, REQUEST);
+    advance(10 * MINUTE - 1);
+    const outcome = await cache.answer(KEY, policy({ ttl: HOUR, staleTtl: 10 * MINUTE }), produce, REQUEST);
+    assert.equal(outcome.status, 'HIT');
+    assert.equal(calls(), 1);
+  });
+
+  test('past staleTtl: five concurrent requests get the stale copy at once and one refresh runs', async () => {
+    const { cache, refresher, advance } = setup();
+    const stalePolicy = policy({ ttl: HOUR, staleTtl: 10 * MINUTE });
+    await cache.answer(KEY, stalePolicy, async () => answerOf(200, '"old"'), REQUEST);
+    advance(11 * MINUTE);
+
+    const gate = deferred<CachedAnswer>();
+    let refreshes = 0;
+    const slowProduce = () => {
+      refreshes++;
+      return gate.promise;
+    };
+    const outcomes = await Promise.all(Array.from({ length: 5 }, () => cache.answer(KEY, stalePolicy, slowProduce, REQUEST)));
+    for (const outcome of outcomes) {
+      assert.equal(outcome.status, 'STALE');
+      assert.equal(outcome.answer.body, '"old"');
+      assert.equal(outcome.age, 11 * MINUTE);
+    }
+    // The answers above were given while the refresh is still waiting on the gate.
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(refreshes, 1);
+
+    gate.resolve(answerOf(200, '"new"'));
+    await refresher.idle();
+    assert.equal(refreshes, 1, 'still one refresh after all settled');
+    const next = await cache.answer(KEY, stalePolicy, slowProduce, REQUEST);
+    assert.equal(next.status, 'HIT');
+    assert.equal(next.answer.body, '"new"');
+    assert.equal(next.age, 0);
+  });
+
+  test('staleTtl 0 serves the cached copy and refreshes on every request', async () => {
+    const { cache, refresher } = setup();
+    const { produce, calls } = producer();
+    await cache.answer(KEY, policy({ staleTtl: 0 }), produce, REQUEST);
+    const outcome = await cache.answer(KEY, policy({ staleTtl: 0 }), produce, REQUEST);
+    assert.equal(outcome.status, 'STALE');
+    assert.equal(outcome.answer.body, '{"version":1}');
+    await refresher.idle();
+    assert.equal(calls(), 2);
+    const again = await cache.answer(KEY, policy({ staleTtl: 0 }), produce, REQUEST);
+    assert.equal(again.status, 'STALE');
+    assert.equal(again.answer.body, '{"version":2}');
+  });
+
+  test('past ttl the entry is regenerated as a miss', async () => {
+    const { cache, advance } = setup();
+    const { produce, calls } = producer();
+    await cache.answer(KEY, policy({ ttl: HOUR, staleTtl: 0 }), produce, REQUEST);
+    advance(HOUR);
+    const outcome = await cache.answer(KEY, policy({ ttl: HOUR, staleTtl: 0 }), produce, REQUEST);
+    assert.equal(outcome.status, 'MISS');
+    assert.equal(outcome.answer.body, '{"version":2}');
+    assert.equal(calls(), 2);
+  });
+
+  test('a request asking for a shorter ttl than the entry has aged regenerates', async () => {
+    const { cache, advance } = setup();
+    const { produce, calls } = producer();
+    await cache.answer(KEY, policy({ ttl: DAY }), produce, REQUEST);
+    advance(5 * MINUTE);
+    assert.equal((await cache.answer(KEY, policy({ ttl: MINUTE }), produce, REQUEST)).status, 'MISS');
+    assert.equal(calls(), 2);
+  });
+
+  test('a 4xx answer is never stored', async () => {
+    const { cache, memory } = setup();
+    const { produce, calls } = producer(400);
+    const first = await cache.answer(KEY, policy(), produce, REQUEST);
+    assert.equal(first.status, 'MISS');
+    assert.equal(first.ttl, 0);
+    assert.equal((await cache.answer(KEY, policy(), produce, REQUEST)).status, 'MISS');
+    assert.equal(calls(), 2);
+    assert.equal(memory.entries.size, 0);
+  });
+
+  test('a 5xx answer is stored for failureTtlMs only, and never served stale', async () => {
+    const { cache, memory, advance } = setup({ failureTtlMs: MINUTE });
+    const { produce, calls } = producer(502);
+    const first = await cache.answer(KEY, policy({ staleTtl: 0 }), produce, REQUEST);
+    assert.equal(first.ttl, MINUTE);
+    assert.equal(first.staleTtl, false);
+    assert.equal(memory.entries.get(KEY)?.ttl, MINUTE);
+    advance(MINUTE - 1);
+    const hit = await cache.answer(KEY, policy({ staleTtl: 0 }), produce, REQUEST);
+    assert.equal(hit.status, 'HIT');
+    assert.equal(hit.answer.statusCode, 502);
+    assert.equal(calls(), 1);
+    advance(1);
+    assert.equal((await cache.answer(KEY, policy(), produce, REQUEST)).status, 'MISS');
+    assert.equal(calls(), 2);
+  });
+
+  test('a failed force or refresh leaves the good entry in place', async () => {
+    const { cache, refresher, memory, advance } = setup();
+    await cache.answer(KEY, policy(), async () => answerOf(200, '"good"'), REQUEST);
+    const failing = async () => answerOf(504, '"timeout"');
+
+    const forced = await cache.answer(KEY, policy({ force: true }), failing, REQUEST);
+    assert.equal(forced.status, 'BYPASS');
+    assert.equal(forced.answer.statusCode, 504);
+    assert.equal(forced.ttl, 0, 'the failure is not to be reused');
+    assert.equal(memory.entries.get(KEY)?.answer.body, '"good"');
+
+    advance(HOUR);
+    assert.equal((await cache.answer(KEY, policy({ staleTtl: MINUTE }), failing, REQUEST)).status, 'STALE');
+    await refresher.idle();
+    const after = await cache.answer(KEY, policy(), failing, REQUEST);
+    assert.equal(after.status, 'HIT');
+    assert.equal(after.answer.body, '"good"');
+  });
+
+  test('a failure on a request with a shorter ttl does not replace an entry still good for others', async () => {
+    const { cache, memory, advance } = setup();
+    await cache.answer(KEY, policy({ ttl: DAY }), async () => answerOf(200, '"good"'), REQUEST);
+    advance(10 * MINUTE);
+    const outcome = await cache.answer(KEY, policy({ ttl: MINUTE }), async () => answerOf(502, '"down"'), REQUEST);
+    assert.equal(outcome.answer.statusCode, 502);
+    assert.equal(memory.entries.get(KEY)?.answer.body, '"good"');
+  });
+
+  test('concurrent misses of one key produce once; other keys are not held up', async () => {
+    const { cache } = setup();
+    const gate = deferred<CachedAnswer>();
+    let calls = 0;
+    const produce = () => {
+      calls++;
+      return gate.promise;
+    };
+    const pending = Promise.all([1, 2, 3].map(() => cache.answer(KEY, policy(), produce, REQUEST)));
+    const other = await cache.answer('b'.repeat(64), policy(), async () => answerOf(200, '"other"'), REQUEST);
+    assert.equal(other.status, 'MISS');
+    gate.resolve(answerOf(200, '"shared"'));
+    const outcomes = await pending;
+    assert.equal(calls, 1);
+    for (const outcome of outcomes) {
+      assert.equal(outcome.status, 'MISS');
+      assert.equal(outcome.answer.body, '"shared"');
+    }
+  });
+
+  test('a produce that throws fails every waiting request and stores nothing', async () => {
+    const { cache, memory } = setup();
+    const boom = async (): Promise<CachedAnswer> => {
+      throw new Error('boom');
+    };
+    await assert.rejects(Promise.all([cache.answer(KEY, policy(), boom, REQUEST), cache.answer(KEY, policy(), boom, REQUEST)]), /boom/);
+    assert.equal(memory.entries.size, 0);
+    assert.equal((await cache.answer(KEY, policy(), async () => answerOf(200, '"ok"'), REQUEST)).status, 'MISS');
+  });
+
+  test('a failing store never fails the request: the answer is produced and the errors reported', async () => {
+    const { cache, memory, errors } = setup();
+    memory.fail(true);
+    const { produce, calls } = producer();
+    const outcome = await cache.answer(KEY, policy(), produce, REQUEST);
+    assert.equal(outcome.status, 'MISS');
+    assert.equal(outcome.answer.body, '{"version":1}');
+    assert.equal(calls(), 1);
+    assert.deepEqual(
+      errors.map(({ context }) => context),
+      [
+        { key: KEY, action: 'read' },
+        { key: KEY, action: 'store' },
+      ],
+    );
+  });
+
+  test('with caching off every request produces, still once per key at a time', async () => {
+    const cache = new ResultCache(undefined, { refresh: createLocalRefresher().refresh });
+    const { produce, calls } = producer();
+    const [a, b] = await Promise.all([cache.answer(KEY, policy(), produce, REQUEST), cache.answer(KEY, policy(), produce, REQUEST)]);
+    assert.equal(a.status, 'MISS');
+    assert.deepEqual(a.answer, b.answer);
+    assert.equal(a.ttl, DAY, 'an edge cache may still keep it');
+    assert.equal((await cache.answer(KEY, policy(), produce, REQUEST)).answer.body, '{"version":2}');
+    assert.equal(calls(), 2);
+  });
+
+  test('a refresh that returns a promise (Lambda) is awaited, and its failure only reported', async () => {
+    let time = 0;
+    const memory = memoryStore();
+    const jobs: RefreshJob[] = [];
+    const errors: CacheErrorContext[] = [];
+    let settled = false;
+    const cache = new ResultCache(memory.store, {
+      now: () => time,
+      refresh: async (job) => {
+        jobs.push(job);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        settled = true;
+        throw new Error('invoke failed');
+      },
+      onError: (_error, context) => void errors.push(context),
+    });
+    await cache.answer(KEY, policy(), async () => answerOf(200, '"old"'), REQUEST);
+    time += 2 * MINUTE;
+    const outcome = await cache.answer(KEY, policy({ staleTtl: MINUTE }), async () => answerOf(200, '"new"'), REQUEST);
+    assert.equal(outcome.status, 'STALE');
+    assert.equal(settled, true, 'the invocation was sent before the answer');
+    assert.equal(jobs.length, 1);
+    assert.equal(jobs[0]?.key, KEY);
+    assert.deepEqual(jobs[0]?.request, REQUEST);
+    assert.deepEqual(errors, [{ key: KEY, action: 'refresh' }]);
+  });
+});
