@@ -11,6 +11,7 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createApp, type App, type AppDeps } from '../lib/app.ts';
+import { createLambdaRefresher, isRefreshEvent, type RefreshEvent } from '../lib/cache/lambda-refresh.ts';
 import { loadConfig, type Config } from '../lib/config.ts';
 import type { ApiRequest } from '../lib/http.ts';
 import { errorResponse } from '../lib/respond.ts';
@@ -54,10 +55,17 @@ const lastResort = (config: Config): middy.MiddlewareObj<Event, Result> => ({
   },
 });
 
+/** In Lambda, stale cache entries are refreshed by an asynchronous invocation of this same function. */
+function lambdaRefresh(config: Config): AppDeps {
+  if (!config.lambda) return {};
+  const { functionName, region } = config.lambda;
+  return { refresh: createLambdaRefresher(functionName, region, { onError: (error) => onUnexpectedError(error, 'refresh') }) };
+}
+
 /** `app` lets a caller (the tests) build the app with its own dependencies; by default one is built from config. */
 export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?: App } = {}) {
-  const core = app ?? createApp(config, { onUnexpectedError, ...deps });
-  return middy<Event, Result>()
+  const core = app ?? createApp(config, { onUnexpectedError, ...lambdaRefresh(config), ...deps });
+  const http = middy<Event, Result>()
     .use(captureLambdaHandler(tracer))
     .use(injectLambdaContext(logger))
     .use(logMetrics(metrics))
@@ -95,6 +103,15 @@ export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?
       metrics.addMetric(response.statusCode < 400 ? 'success' : response.statusCode < 500 ? 'fail' : 'error', MetricUnit.Count, 1);
       return response;
     });
+  // A self-invocation refreshing a stale entry is not an HTTP request: it skips the HTTP middlewares.
+  return async (event: Event | RefreshEvent, context: Context): Promise<Result> => {
+    if (!isRefreshEvent(event)) return http(event, context);
+    const { rawQueryString, headers } = event.glanceRefresh;
+    const request = { method: 'GET', rawQueryString, headers, requestId: context.awsRequestId, receivedAt: Date.now() };
+    const { statusCode } = await core.handle(request, 'refresh');
+    logger.info('refreshed a stale entry', { statusCode });
+    return { statusCode };
+  };
 }
 
 export const handler = createHandler(loadConfig());

@@ -1,8 +1,19 @@
 /**
  * The core: one request in, one response out, no Lambda or node:http types (fastify's habit: the app is built by
  * a function and served elsewhere, so tests drive it directly). Data flows one way:
- * query → target check → pipeline (load, extract, capture, store) → respond.
+ * method and key → query → target check → cache → pipeline (load, extract, capture, store) → respond.
  */
+import { createKeyCheck } from './auth.ts';
+import {
+  cacheHeaders,
+  cacheKey,
+  createCacheStore,
+  createLocalRefresher,
+  ResultCache,
+  type CachedAnswer,
+  type CacheStore,
+  type Refresh,
+} from './cache/index.ts';
 import type { Config } from './config.ts';
 import { GlanceError } from './errors.ts';
 import { parseTarget, type Resolver } from './fetch/index.ts';
@@ -10,7 +21,8 @@ import type { ApiRequest, ApiResponse } from './http.ts';
 import { pickPaths } from './paths.ts';
 import { runPipeline, type PipelineDeps } from './pipeline.ts';
 import { parseQuery } from './query/index.ts';
-import { cacheControl, embedResponse, errorResponse, json } from './respond.ts';
+import type { Options } from './query/options.ts';
+import { embedResponse, errorResponse, json } from './respond.ts';
 import { createStorage, type Storage } from './storage/index.ts';
 import { Timings } from './timing.ts';
 
@@ -21,13 +33,20 @@ export interface AppDeps {
   onUnexpectedError?: (error: unknown, requestId: string) => void;
   /** Where screenshots and PDFs go; by default the store the configuration names. */
   storage?: Storage;
+  /** Where answers are cached; by default the store the configuration names (`null`: no cache). */
+  cacheStore?: CacheStore | null;
+  /** How stale entries are refreshed; by default in this process. Lambda refreshes in another invocation. */
+  refresh?: Refresh;
   /** Extra Chromium flags (tests keep Chromium's own DNS off the network with --host-resolver-rules). */
   browserArgs?: string[];
 }
 
+/** `refresh`: a background refresh of a stale entry asked for by this service itself (regenerate, no key check). */
+export type Origin = 'caller' | 'refresh';
+
 export interface App {
-  handle(request: ApiRequest): Promise<ApiResponse>;
-  /** Stops the browser, if one was started. */
+  handle(request: ApiRequest, origin?: Origin): Promise<ApiResponse>;
+  /** Waits for background refreshes, then stops the browser if one was started. */
   close(): Promise<void>;
 }
 
@@ -43,8 +62,29 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
         createRenderer({ config, resolver: deps.resolver, extraArgs: deps.browserArgs }),
       )),
   };
+  const report = (error: unknown) => deps.onUnexpectedError?.(error, 'cache');
+  const local = deps.refresh ? undefined : createLocalRefresher(report);
+  const cache = new ResultCache(deps.cacheStore === null ? undefined : (deps.cacheStore ?? createCacheStore(config.cache)), {
+    refresh: deps.refresh ?? (local as NonNullable<typeof local>).refresh,
+    onError: report,
+  });
+  const checkKey = createKeyCheck(config.apiKeys);
 
-  async function handle(request: ApiRequest): Promise<ApiResponse> {
+  /** The answer for a valid request, cacheable as it is: errors of the target or the pipeline included. */
+  async function produce(url: URL, options: Options, timings: Timings, requestId: string): Promise<CachedAnswer> {
+    try {
+      const { envelope, mode, loadMs } = await withinTimeout(options.timeout, runPipeline(url, options, timings, pipeline));
+      if (options.filter) envelope.data = pickPaths(envelope.data, options.filter);
+      const headers: Record<string, string> = { 'x-fetch-mode': mode };
+      if (loadMs !== undefined) headers['x-fetch-time'] = `${Math.round(loadMs)}ms`;
+      return options.embed ? embedResponse(envelope, options.embed, headers) : json(200, envelope, headers);
+    } catch (error) {
+      if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, requestId);
+      return errorResponse(error, { requestId, docsUrl: config.docsUrl, target: options.url });
+    }
+  }
+
+  async function handle(request: ApiRequest, origin: Origin = 'caller'): Promise<ApiResponse> {
     const timings = new Timings();
     let target: string | undefined;
     let response: ApiResponse;
@@ -52,27 +92,30 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         throw new GlanceError('EMETHOD', `The method ${request.method} is not allowed: use GET or HEAD.`);
       }
+      if (origin === 'caller') await checkKey?.(request.headers['x-api-key']);
       const options = parseQuery(request.rawQueryString, request.headers);
       target = options.url;
       const url = parseTarget(options.url, config.policy);
-      const { envelope, mode, loadMs } = await withinTimeout(options.timeout, runPipeline(url, options, timings, pipeline));
-      if (options.filter) envelope.data = pickPaths(envelope.data, options.filter);
-      const headers: Record<string, string> = {
-        'cache-control': cacheControl(options.ttl, options.staleTtl),
-        'x-fetch-mode': mode,
-      };
-      if (loadMs !== undefined) headers['x-fetch-time'] = `${Math.round(loadMs)}ms`;
-      response = options.embed ? embedResponse(envelope, options.embed, headers) : json(200, envelope, headers);
+      const outcome = await cache.answer(
+        cacheKey(options),
+        { ttl: options.ttl, staleTtl: options.staleTtl, force: options.force || origin === 'refresh' },
+        () => produce(url, options, timings, request.requestId),
+        { rawQueryString: request.rawQueryString, headers: request.headers },
+      );
+      // An answer shaped by x-api-header-* (a cookie, say) is not one an edge cache may share.
+      const shared = !Object.keys(request.headers).some((name) => name.startsWith('x-api-header-'));
+      response = { ...outcome.answer, headers: { ...outcome.answer.headers, ...cacheHeaders(outcome, { shared }) } };
     } catch (error) {
       if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, request.requestId);
       response = errorResponse(error, { requestId: request.requestId, docsUrl: config.docsUrl, target });
     }
     const total = Date.now() - request.receivedAt;
-    Object.assign(response.headers, {
+    response.headers = {
+      ...response.headers,
       'x-request-id': request.requestId,
       'x-response-time': `${total}ms`,
       'server-timing': timings.header(total),
-    });
+    };
     if (request.method === 'HEAD') response.body = '';
     return response;
   }
@@ -80,6 +123,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   return {
     handle,
     close: async () => {
+      await local?.idle();
       if (renderer) await (await renderer).close();
     },
   };

@@ -23,6 +23,8 @@ export interface Config {
   readonly cdnUrl: string;
   /** Which Chromium to run: `lambda` uses @sparticuz/chromium from its layer; `local` finds Debian's or `path`. */
   readonly chromium: { readonly mode: 'lambda' | 'local'; readonly path: string | undefined };
+  /** This function, when running in Lambda: stale cache entries are refreshed by invoking it asynchronously. */
+  readonly lambda: { readonly functionName: string; readonly region: string } | undefined;
   /** Where cached answers live: a private S3 bucket when configured, else a local folder. */
   readonly cache: CacheSettings;
   /** API keys: none means the API is open; `env` lists them, `ssm` names a SecureString parameter holding them. */
@@ -115,6 +117,9 @@ export function loadConfig(env: Env = process.env): Config {
     cdnUrl: trimSlash(env.CDN_URL || publicUrl),
     // AWS_LAMBDA_FUNCTION_NAME is set by the Lambda runtime itself.
     chromium: { mode: env.AWS_LAMBDA_FUNCTION_NAME ? ('lambda' as const) : ('local' as const), path: env.CHROMIUM_PATH || undefined },
+    lambda: env.AWS_LAMBDA_FUNCTION_NAME
+      ? { functionName: env.AWS_LAMBDA_FUNCTION_NAME, region: env.AWS_REGION || 'us-east-1' }
+      : undefined,
     cache: cache(env),
     apiKeys: apiKeys(env),
   });

@@ -19,12 +19,6 @@ export const json = (statusCode: number, payload: unknown, headers: Record<strin
   body: JSON.stringify(payload),
 });
 
-/** Caching for a successful answer: CloudFront keeps it for `ttl`, browsers revalidate (CONTRACT §3). */
-export function cacheControl(ttlMs: number, staleTtlMs: number | false): string {
-  const swr = staleTtlMs === false ? '' : `, stale-while-revalidate=${Math.floor((ttlMs - staleTtlMs) / 1000)}`;
-  return `public, max-age=0, s-maxage=${Math.floor(ttlMs / 1000)}${swr}`;
-}
-
 /**
  * `embed`: the addressed field instead of the envelope. A URL under a `url` key answers 302 so the request
  * address itself works as `<img src>`, CSS `url()`, a Markdown image or an og:image value.

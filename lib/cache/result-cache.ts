@@ -147,7 +147,8 @@ export class ResultCache {
       answer: made.answer,
       status,
       ttl: Math.min(made.ttl, policy.ttl),
-      age: Math.max(0, this.#now() - made.createdAt),
+      // Made for this request (or one joined in flight): only the store's write time has passed since.
+      age: 0,
       staleTtl: isFailure(made.answer) ? false : policy.staleTtl,
     };
   }

@@ -61,7 +61,10 @@ describe('the JSON envelope (CONTRACT §3)', () => {
     assert.match(response.headers.get('x-fetch-time') ?? '', /^\d+ms$/);
     assert.equal(response.headers.get('x-fetch-mode'), 'fetch');
     assert.match(response.headers.get('server-timing') ?? '', /fetch;dur=[\d.]+, extract;dur=[\d.]+, total;dur=/);
-    assert.equal(response.headers.get('cache-control'), 'public, max-age=0, s-maxage=3600, stale-while-revalidate=3000');
+    // Fresh at the edge until staleTtl, then served stale while revalidating until ttl (RFC 5861).
+    assert.equal(response.headers.get('cache-control'), 'public, max-age=0, s-maxage=600, stale-while-revalidate=3000');
+    assert.equal(response.headers.get('x-cache-status'), 'MISS');
+    assert.equal(response.headers.get('x-cache-ttl'), '3600000');
     assert.equal(response.headers.get('access-control-allow-origin'), '*');
     assert.match(response.headers.get('access-control-expose-headers') ?? '', /x-fetch-mode/);
     assert.equal(response.headers.get('cross-origin-resource-policy'), 'cross-origin');

@@ -1,7 +1,7 @@
 /**
  * The local service on 127.0.0.1 with the real handler, for end-to-end tests. By default it exempts 127.0.0.1 and
  * localhost from the address rules (as a developer would with GLANCE_ALLOW_HOSTS); security tests pass
- * `allowHosts: ''` to prove the default refuses them. Stored images go to a temporary folder served by the service.
+ * `allowHosts: ''` to prove the default refuses them. Stored images and cached answers go to a temporary folder.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
@@ -20,6 +20,8 @@ export const TEST_BROWSER_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUD
 
 export interface Service {
   readonly url: string;
+  /** Where this service keeps cached answers. */
+  readonly cacheDir: string;
   /** GET (or another method) `/?<query>` on the service. */
   request(query: string, init?: RequestInit): Promise<Response>;
   /** A request whose JSON body is parsed (the payload's shape is what the tests assert). */
@@ -34,11 +36,11 @@ export interface ServiceOptions {
 }
 
 export async function startService({ allowHosts = '127.0.0.1,localhost', env = {}, resolver }: ServiceOptions = {}): Promise<Service> {
-  const dir = await mkdtemp(join(tmpdir(), 'glance-assets-'));
+  const dir = await mkdtemp(join(tmpdir(), 'glance-service-'));
   let handler: LambdaHandler | undefined;
   // The handler needs the service's own address (the local CDN), known only once it listens.
   const lateHandler: LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => (handler as LambdaHandler)(event, context);
-  const base = { GLANCE_ALLOW_HOSTS: allowHosts, GLANCE_STORAGE_DIR: dir, ...env };
+  const base = { GLANCE_ALLOW_HOSTS: allowHosts, GLANCE_STORAGE_DIR: join(dir, 'assets'), GLANCE_CACHE_DIR: join(dir, 'cache'), ...env };
   const assetsConfig = loadConfig(base);
   const assets = assetsConfig.storage.kind === 'local' ? createStorage(assetsConfig.storage, '') : undefined;
   const server = createLocalServer(lateHandler, { assets });
@@ -51,6 +53,7 @@ export async function startService({ allowHosts = '127.0.0.1,localhost', env = {
   const request = (query: string, init: RequestInit = {}) => fetch(`${url}/?${query}`, { redirect: 'manual', ...init });
   return {
     url,
+    cacheDir: join(dir, 'cache'),
     request,
     async json(query, init) {
       const response = await request(query, init);
