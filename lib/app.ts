@@ -20,6 +20,7 @@ import { parseTarget, type Resolver } from './fetch/index.ts';
 import type { ApiRequest, ApiResponse } from './http.ts';
 import { pickPaths } from './paths.ts';
 import { runPipeline, type PipelineDeps } from './pipeline.ts';
+import { PingCache } from './ping/index.ts';
 import { parseQuery } from './query/index.ts';
 import type { Options } from './query/options.ts';
 import { embedResponse, errorResponse, json } from './respond.ts';
@@ -56,6 +57,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     config,
     resolver: deps.resolver,
     storage: deps.storage ?? createStorage(config.storage, config.cdnUrl),
+    pingCache: new PingCache(),
     // Imported on first need only: puppeteer stays off the metadata path.
     renderer: () =>
       (renderer ??= import('./browser/index.ts').then(({ createRenderer }) =>

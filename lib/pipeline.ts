@@ -9,6 +9,7 @@ import { buildData } from './data.ts';
 import type { MetaField } from './extract/index.ts';
 import type { Resolver } from './fetch/index.ts';
 import { mediaFromStored } from './media.ts';
+import { pingMedia, type PingCache } from './ping/index.ts';
 import { loadPage, type LoadedPage } from './page.ts';
 import type { Options } from './query/options.ts';
 import type { Envelope } from './respond.ts';
@@ -24,6 +25,8 @@ export interface PipelineDeps {
   storage: Storage;
   renderer: () => Promise<Renderer>;
   resolver?: Resolver | undefined;
+  /** Ping results shared across requests, so repeated media URLs are not fetched again. */
+  pingCache: PingCache;
 }
 
 export type FetchMode = 'fetch' | 'prerender' | 'skipped';
@@ -66,10 +69,16 @@ export async function runPipeline(url: URL, options: Options, timings: Timings, 
     );
   }
   if (page && fields.length > 0) {
-    data = await timings.measure('extract', () => buildData(page as LoadedPage, fields));
-    if (mode === 'fetch' && options.prerender === 'auto' && page.content.kind === 'html' && isClientShell(page.content.html, data.description as string | null)) {
+    let built = await timings.measure('extract', () => buildData(page as LoadedPage, fields, options.ping));
+    if (mode === 'fetch' && options.prerender === 'auto' && page.content.kind === 'html' && isClientShell(page.content.html, built.data.description as string | null)) {
       page = await render(true);
-      data = await timings.measure('extract', () => buildData(page as LoadedPage, fields));
+      built = await timings.measure('extract', () => buildData(page as LoadedPage, fields, options.ping));
+    }
+    const { media } = built;
+    data = built.data;
+    if (Object.keys(media).length > 0) {
+      const probeDeps = { policy: deps.config.policy, userAgent: deps.config.userAgent, resolver: deps.resolver, cache: deps.pingCache };
+      Object.assign(data, await timings.measure('ping', () => pingMedia(media, options.ping, budget.slice(Infinity, ANSWER_RESERVE_MS), probeDeps)));
     }
   }
   Object.assign(data, await storeCaptures(captures, options, budget, timings, deps));

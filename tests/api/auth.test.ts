@@ -24,7 +24,7 @@ describe('API keys', () => {
 
   test('a missing or wrong key is EAUTH 401 and nothing is fetched', async () => {
     const hits = site.hits.length;
-    for (const headers of [{}, { 'x-api-key': 'nope' }, { 'x-api-key': 'first-key-but-longer' }]) {
+    for (const headers of [{}, { 'x-api-key': 'nope' }, { 'x-api-key': 'first-key-but-longer' }] as Array<Record<string, string>>) {
       const { status, body } = await keyed.json(q(`${site.url}/`), { headers });
       assert.equal(status, 401);
       assert.equal(body.code, 'EAUTH');

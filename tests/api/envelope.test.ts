@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { html, startServer, type TestServer } from '../helpers/server.ts';
+import { html, startServer, type Route, type TestServer } from '../helpers/server.ts';
+import { mp3, mp4, png } from '../ping/fixtures.ts';
 import { q, startService, type Service } from '../helpers/service.ts';
 
 const ARTICLE = `<!doctype html><html lang="en-GB"><head>
@@ -15,6 +16,11 @@ const ARTICLE = `<!doctype html><html lang="en-GB"><head>
 <link rel="icon" href="/favicon-32.png" sizes="32x32">
 </head><body><h1>Heading</h1><video src="/clip.mp4"></video><audio src="/talk.mp3"></audio></body></html>`;
 
+const asset =
+  (type: string, body: Buffer): Route =>
+  (_req, res) =>
+    void res.writeHead(200, { 'content-type': type, 'content-length': String(body.length) }).end(body);
+
 describe('the JSON envelope (CONTRACT §3)', () => {
   let site: TestServer;
   let service: Service;
@@ -23,7 +29,11 @@ describe('the JSON envelope (CONTRACT §3)', () => {
       '/article': html(ARTICLE, { 'x-target': 'yes' }),
       '/moved': (_req, res) => void res.writeHead(301, { location: '/article' }).end(),
       '/missing': html('<title>Nothing here</title>', {}, 404),
-      '/photo.png': (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.alloc(64)),
+      '/photo.png': asset('image/png', png(300, 200)),
+      '/img/cover.png': asset('image/png', png(1200, 630)),
+      '/favicon-32.png': asset('image/png', png(32, 32)),
+      '/clip.mp4': asset('video/mp4', mp4(12, { width: 640, height: 360 })),
+      '/talk.mp3': asset('audio/mpeg', mp3(100)),
       '/data.json': (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"a":1}'),
     });
     service = await startService();
@@ -49,8 +59,10 @@ describe('the JSON envelope (CONTRACT §3)', () => {
     assert.equal(body.data.publisher, 'Example News');
     assert.equal(body.data.date, '2024-03-05T08:30:00.000Z');
     assert.equal(body.data.url, 'https://news.example/article');
-    assert.deepEqual(body.data.image, { url: `${site.url}/img/cover.png`, type: 'png' });
-    assert.deepEqual(body.data.logo, { url: `${site.url}/favicon-32.png`, type: 'png' });
+    const cover = png(1200, 630).length;
+    assert.deepEqual(body.data.image, { url: `${site.url}/img/cover.png`, type: 'png', size: cover, size_pretty: `${Number((cover / 1000).toFixed(2))} kB`, width: 1200, height: 630 });
+    assert.equal(body.data.logo.url, `${site.url}/favicon-32.png`);
+    assert.deepEqual([body.data.logo.width, body.data.logo.height], [32, 32]);
   });
 
   test('sets the contract headers: request id, timings, fetch mode, caching, CORS, embeddable security headers', async () => {
@@ -60,7 +72,7 @@ describe('the JSON envelope (CONTRACT §3)', () => {
     assert.match(response.headers.get('x-response-time') ?? '', /^\d+ms$/);
     assert.match(response.headers.get('x-fetch-time') ?? '', /^\d+ms$/);
     assert.equal(response.headers.get('x-fetch-mode'), 'fetch');
-    assert.match(response.headers.get('server-timing') ?? '', /fetch;dur=[\d.]+, extract;dur=[\d.]+, total;dur=/);
+    assert.match(response.headers.get('server-timing') ?? '', /fetch;dur=[\d.]+, extract;dur=[\d.]+, ping;dur=[\d.]+, total;dur=/);
     // Fresh at the edge until staleTtl, then served stale while revalidating until ttl (RFC 5861).
     assert.equal(response.headers.get('cache-control'), 'public, max-age=0, s-maxage=600, stale-while-revalidate=3000');
     assert.equal(response.headers.get('x-cache-status'), 'MISS');
@@ -71,8 +83,19 @@ describe('the JSON envelope (CONTRACT §3)', () => {
     assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
   });
 
-  test('audio and video are added on request', async () => {
+  test('audio and video are added on request, pinged, with their durations', async () => {
     const { body } = await service.json(q(`${site.url}/article`, 'audio&video=true'));
+    assert.equal(body.data.audio.url, `${site.url}/talk.mp3`);
+    assert.equal(body.data.audio.type, 'mp3');
+    assert.ok(body.data.audio.duration > 0);
+    assert.equal(body.data.video.url, `${site.url}/clip.mp4`);
+    assert.equal(body.data.video.duration, 12);
+    assert.deepEqual([body.data.video.width, body.data.video.height], [640, 360]);
+  });
+
+  test('ping=false keeps the raw extracted URLs, typed by extension', async () => {
+    const { body } = await service.json(q(`${site.url}/article`, 'audio&video&ping=false'));
+    assert.deepEqual(body.data.image, { url: `${site.url}/img/cover.png`, type: 'png' });
     assert.deepEqual(body.data.audio, { url: `${site.url}/talk.mp3`, type: 'mp3' });
     assert.deepEqual(body.data.video, { url: `${site.url}/clip.mp4`, type: 'mp4' });
   });
@@ -93,6 +116,7 @@ describe('the JSON envelope (CONTRACT §3)', () => {
 
     const filtered = await service.json(q(`${site.url}/article`, 'filter=title,image.url'));
     assert.deepEqual(filtered.body.data, { title: 'The & Article', image: { url: `${site.url}/img/cover.png` } });
+    assert.equal(filtered.headers.get('x-fetch-mode'), 'fetch');
   });
 
   test('a 404 page is still a success, carrying the target status', async () => {
@@ -105,7 +129,8 @@ describe('the JSON envelope (CONTRACT §3)', () => {
 
   test('a direct link to an image answers with image set to it; other types with nulls', async () => {
     const image = await service.json(q(`${site.url}/photo.png`));
-    assert.deepEqual(image.body.data.image, { url: `${site.url}/photo.png`, type: 'png' });
+    assert.equal(image.body.data.image.url, `${site.url}/photo.png`);
+    assert.deepEqual([image.body.data.image.type, image.body.data.image.width, image.body.data.image.height], ['png', 300, 200]);
     assert.equal(image.body.data.title, null);
     assert.equal(image.body.data.url, `${site.url}/photo.png`);
     const other = await service.json(q(`${site.url}/data.json`));
@@ -125,7 +150,8 @@ describe('the JSON envelope (CONTRACT §3)', () => {
     assert.equal(await text.text(), 'The & Article');
 
     const object = await service.json(q(`${site.url}/article`, 'embed=image'));
-    assert.deepEqual(object.body, { url: `${site.url}/img/cover.png`, type: 'png' });
+    assert.equal(object.body.url, `${site.url}/img/cover.png`);
+    assert.equal(object.body.width, 1200);
 
     const absent = await service.json(q(`${site.url}/article`, 'embed=video.url'));
     assert.equal(absent.status, 400);

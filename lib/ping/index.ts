@@ -1,0 +1,102 @@
+/**
+ * `ping` (CONTRACT §4): every URL-valued media field is checked and enriched from what its server sends.
+ * Each field walks its candidates in order and keeps the first reachable one; all fields (and the candidates
+ * a slow one makes us try) probe at once, a few at a time, so a request's ping time is about its slowest
+ * probe rather than their sum.
+ */
+import type { Budget } from '../budget.ts';
+import { mediaFromUrl, type MediaObject } from '../media.ts';
+import type { PingCache } from './cache.ts';
+import { probeOutcome, type PingField, type ProbeDeps, type ProbeOutcome } from './probe.ts';
+
+export { PingCache, type PingCacheOptions } from './cache.ts';
+export { probe, URL_TIME_LIMIT_MS, type PingField } from './probe.ts';
+export { prettyDuration } from './duration.ts';
+
+export interface PingDeps extends ProbeDeps {
+  cache?: PingCache;
+}
+
+/** Probes of one call running at once; more wait for a slot. */
+const CONCURRENCY = 8;
+/**
+ * A candidate still unanswered after this long gets the next one probed beside it. Most probes answer well
+ * within it, so the common case costs no extra request; a candidate that ends in a timeout then costs its
+ * field about the timeout, not the timeout plus the next probe. Order still decides: the later candidate's
+ * answer is used only if the earlier one fails.
+ */
+const HEDGE_AFTER_MS = 1000;
+
+type Slots = <T>(task: () => Promise<T>) => Promise<T>;
+
+function limiter(size: number): Slots {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async (task) => {
+    if (active >= size) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active += 1;
+    try {
+      return await task();
+    } finally {
+      // The slot passes straight to the next waiter, so the count only drops when nobody waits.
+      const next = waiting.shift();
+      if (next) next();
+      else active -= 1;
+    }
+  };
+}
+
+/** `promise`, or null once `budget` runs out (a shared in-flight probe may have started with a longer one). */
+function withinBudget<T>(promise: Promise<T | null>, budget: Budget): Promise<T | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const expiry = new Promise<null>((resolve) => {
+    timer = setTimeout(() => resolve(null), budget.remaining());
+  });
+  return Promise.race([promise, expiry]).finally(() => clearTimeout(timer));
+}
+
+async function firstReachable(urls: readonly string[], probeUrl: (url: string) => Promise<MediaObject | null>): Promise<MediaObject | null> {
+  const started: Array<Promise<MediaObject | null>> = [];
+  const start = (index: number): Promise<MediaObject | null> => (started[index] ??= probeUrl(urls[index]!));
+  for (let index = 0; index < urls.length; index++) {
+    const hedge = index + 1 < urls.length ? setTimeout(() => void start(index + 1), HEDGE_AFTER_MS) : undefined;
+    const media = await start(index);
+    clearTimeout(hedge);
+    if (media) return media;
+  }
+  return null;
+}
+
+/**
+ * For each field given, the first of its candidates that answers 2xx from a public address, as an enriched media
+ * object (`{url, type, size, size_pretty, width?, height?, duration?, duration_pretty?}`), or null when none
+ * does. A field whose flag is false is not requested at all: its first candidate as extracted, typed by its
+ * extension. Resolves within `budget`; each URL also has its own deadline (URL_TIME_LIMIT_MS).
+ */
+export async function pingMedia(
+  candidates: Partial<Record<PingField, string[]>>,
+  flags: Record<PingField, boolean>,
+  budget: Budget,
+  deps: PingDeps,
+): Promise<Partial<Record<PingField, MediaObject | null>>> {
+  const slots = limiter(CONCURRENCY);
+  const probeUrl = (field: PingField) => async (url: string): Promise<MediaObject | null> => {
+    const run = (): Promise<ProbeOutcome> => slots(() => probeOutcome(url, field, budget, deps));
+    const shared = deps.cache ? deps.cache.through(`${field} ${url}`, run) : run().then((outcome) => outcome.media);
+    try {
+      const media = await withinBudget(shared, budget);
+      // Cached objects are shared between requests; each caller gets its own to extend.
+      return media && { ...media };
+    } catch {
+      return null;
+    }
+  };
+  const fields = Object.entries(candidates) as Array<[PingField, string[] | undefined]>;
+  const answers = await Promise.all(
+    fields.map(async ([field, urls = []]): Promise<[PingField, MediaObject | null]> => {
+      if (!flags[field]) return [field, urls[0] ? mediaFromUrl(urls[0]) : null];
+      return [field, await firstReachable(urls, probeUrl(field))];
+    }),
+  );
+  return Object.fromEntries(answers);
+}
