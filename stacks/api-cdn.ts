@@ -1,0 +1,86 @@
+/**
+ * The CloudFront distribution in front of the HTTP API. The function says how long an answer may be kept
+ * (`cache-control: public, max-age=0, s-maxage=<ttl>[, stale-while-revalidate=<staleTtl>]`, CONTRACT §3), so the
+ * cache policy only bounds it (min 0, default 0: an answer without s-maxage is not kept; max 31 days, the largest
+ * `ttl`) and defines what makes two requests the same: the whole query string, plus the API key when keys exist.
+ *
+ * Headers: `x-api-key` is forwarded (and keyed when keys are configured, so one caller's answer is never served to
+ * a caller without a key). `x-api-header-*` (CONTRACT §2 `headers`) is NOT forwarded: CloudFront can neither
+ * forward nor key a header prefix, and forwarding them unkeyed would serve an answer fetched with one caller's
+ * cookie or authorization to everybody. Through this distribution, send target headers as `headers.<name>=`
+ * query parameters (part of the key); the raw HTTP API address still accepts `x-api-header-*`.
+ */
+import { Duration, Stack } from 'aws-cdk-lib';
+import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
+import {
+  AllowedMethods,
+  CachedMethods,
+  CacheCookieBehavior,
+  CacheHeaderBehavior,
+  CachePolicy,
+  CacheQueryStringBehavior,
+  Distribution,
+  HttpVersion,
+  OriginProtocolPolicy,
+  OriginRequestCookieBehavior,
+  OriginRequestHeaderBehavior,
+  OriginRequestPolicy,
+  OriginRequestQueryStringBehavior,
+  ViewerProtocolPolicy,
+} from 'aws-cdk-lib/aws-cloudfront';
+import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
+import type { Construct } from 'constructs';
+import { customDomainProps } from './assets.ts';
+import type { CustomDomain } from './settings.ts';
+
+/** The longest `ttl` a request may ask for (CONTRACT §2). */
+export const MAX_TTL = Duration.days(31);
+
+export interface ApiCdn {
+  readonly distribution: Distribution;
+  /** `https://` plus the custom domain or the distribution's own domain. */
+  readonly url: string;
+}
+
+export function createApiCdn(scope: Construct, httpApi: HttpApi, options: { domain: CustomDomain | undefined; keyed: boolean }): ApiCdn {
+  const stack = Stack.of(scope);
+  const cachePolicy = new CachePolicy(scope, 'ApiCachePolicy', {
+    comment: 'Glance answers: keyed on the whole query string, kept as long as s-maxage says',
+    queryStringBehavior: CacheQueryStringBehavior.all(),
+    headerBehavior: options.keyed ? CacheHeaderBehavior.allowList('x-api-key') : CacheHeaderBehavior.none(),
+    cookieBehavior: CacheCookieBehavior.none(),
+    minTtl: Duration.seconds(0),
+    defaultTtl: Duration.seconds(0),
+    maxTtl: MAX_TTL,
+    enableAcceptEncodingGzip: true,
+    enableAcceptEncodingBrotli: true,
+  });
+  const originRequestPolicy = new OriginRequestPolicy(scope, 'ApiOriginRequestPolicy', {
+    comment: 'Glance: the query string and the API key reach the function',
+    queryStringBehavior: OriginRequestQueryStringBehavior.all(),
+    headerBehavior: OriginRequestHeaderBehavior.allowList('x-api-key'),
+    cookieBehavior: OriginRequestCookieBehavior.none(),
+  });
+  // The HTTP API's own host: API Gateway routes on the Host header, so the viewer's Host must not be forwarded.
+  const origin = new HttpOrigin(`${httpApi.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`, {
+    protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY,
+    // API Gateway gives up at 30 s and answers 503 itself; a longer wait here means CloudFront never times out
+    // first and retries a GET, which would start the same 28-second browser job again.
+    readTimeout: Duration.seconds(35),
+  });
+  const distribution = new Distribution(scope, 'ApiCdn', {
+    comment: `${stack.stackName}: Glance API`,
+    defaultBehavior: {
+      origin,
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      allowedMethods: AllowedMethods.ALLOW_GET_HEAD_OPTIONS,
+      cachedMethods: CachedMethods.CACHE_GET_HEAD,
+      cachePolicy,
+      originRequestPolicy,
+      compress: true,
+    },
+    httpVersion: HttpVersion.HTTP2_AND_3,
+    ...customDomainProps(scope, 'ApiCertificate', options.domain),
+  });
+  return { distribution, url: `https://${options.domain?.name ?? distribution.distributionDomainName}` };
+}

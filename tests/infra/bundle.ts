@@ -1,0 +1,160 @@
+/**
+ * Checks of the function bundle CDK staged for upload, registered by deploy.test.ts once it has synthesised the
+ * app. The bundle runs from an isolated copy with its own node_modules only, so a bundling mistake (puppeteer
+ * bundled or imported at the top, an external nobody installs) fails here instead of at a Lambda cold start.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import { findChromium } from '../../lib/browser/launch.ts';
+import { html, startServer, type TestServer } from '../helpers/server.ts';
+import { apiEvent, isolate, lambdaContext, outsideModules } from './lambda.ts';
+import type { Synthesized } from './synth.ts';
+import { resource } from './template.ts';
+
+type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
+
+const MAX_BUNDLE_BYTES = 3 * 1024 * 1024;
+/** Strings only puppeteer-core's own code holds (CDP method names, its device table): absent unless it was bundled. */
+const PUPPETEER_MARKERS = ['Target.setAutoAttach', 'Page.captureScreenshot', 'Runtime.callFunctionOn', 'iPhone 15 Pro'];
+const CDN_URL = 'https://cdn.infra.test';
+
+const PAGE = `<!doctype html><html lang="en"><head><title>Bundled and well</title>
+<meta name="description" content="A page the bundled handler reads."></head>
+<body><h1>Bundled and well</h1><p>${'Plenty of server-rendered text. '.repeat(40)}</p></body></html>`;
+
+const hasChromium = (() => {
+  try {
+    return Boolean(findChromium(process.env.CHROMIUM_PATH || undefined));
+  } catch {
+    return false;
+  }
+})();
+
+/**
+ * Stops the Chromium the bundled handler launched, so the test process can exit: the bundle keeps its browser for
+ * the next invocation and offers no way to close it. Only this process's own children are touched, found in /proc
+ * (`/proc/<pid>/stat` is `pid (comm) state ppid ...`).
+ */
+function stopOwnChromium(): void {
+  for (const pid of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    const match = /^\d+ \((.*)\) \S+ (\d+)/.exec(stat);
+    if (match && Number(match[2]) === process.pid && match[1]!.includes('chrom')) process.kill(Number(pid), 'SIGTERM');
+  }
+}
+
+export function describeBundle(built: () => Synthesized): void {
+  describe('the function bundle staged for upload', () => {
+    const temporary: string[] = [];
+    let dir: string;
+    let bundle: string;
+    let storage: string;
+    let server: TestServer;
+    let handler: Handler;
+
+    before(async () => {
+      const { template, assetDir } = built();
+      const code = resource(template, 'AWS::Lambda::Function', 'ApiFunction')[1].Properties.Code;
+      dir = isolate(assetDir(code.S3Key), 'glance-fn-');
+      storage = mkdtempSync(join(tmpdir(), 'glance-assets-'));
+      temporary.push(dirname(dir), storage);
+      bundle = join(dir, 'functions', 'api.mjs');
+      server = await startServer({ '/article': html(PAGE) });
+      // lib/config.ts reads these when the bundle is imported, as at a cold start. No AWS_LAMBDA_FUNCTION_NAME:
+      // Chromium comes from this machine, not from the layer.
+      for (const name of ['GLANCE_S3_BUCKET', 'GLANCE_CACHE_BUCKET', 'GLANCE_API_KEYS_PARAMETER', 'GLANCE_API_KEYS', 'AWS_LAMBDA_FUNCTION_NAME']) delete process.env[name];
+      Object.assign(process.env, {
+        GLANCE_ALLOW_HOSTS: '127.0.0.1',
+        GLANCE_CACHE: 'off',
+        GLANCE_STORAGE_DIR: storage,
+        CDN_URL,
+        POWERTOOLS_LOG_LEVEL: 'SILENT',
+        POWERTOOLS_METRICS_DISABLED: 'true',
+        POWERTOOLS_TRACE_ENABLED: 'false',
+      });
+      ({ handler } = (await import(pathToFileURL(bundle).href)) as { handler: Handler });
+    });
+
+    after(async () => {
+      stopOwnChromium();
+      await server?.close();
+      for (const path of temporary) rmSync(path, { recursive: true, force: true });
+    });
+
+    test('is under 3 MB, ESM, with its source map, and holds none of puppeteer-core', (t) => {
+      const code = readFileSync(bundle, 'utf8');
+      const { size } = statSync(bundle);
+      assert.ok(existsSync(`${bundle}.map`), 'the source map ships with it');
+      t.diagnostic(`functions/api.mjs: ${(size / 1024 / 1024).toFixed(2)} MB; source map ${(statSync(`${bundle}.map`).size / 1024 / 1024).toFixed(2)} MB`);
+      assert.ok(size < MAX_BUNDLE_BYTES, `bundle is ${size} bytes`);
+      for (const marker of PUPPETEER_MARKERS) assert.ok(!code.includes(marker), `puppeteer-core code bundled (found "${marker}")`);
+      // assert.ok rather than assert.match: a failure must not print a 1.6 MB bundle.
+      assert.ok(/import\(\s*["']puppeteer-core["']\s*\)/.test(code), 'puppeteer-core is loaded on demand');
+      assert.ok(/import\(\s*["']@sparticuz\/chromium["']\s*\)/.test(code), '@sparticuz/chromium is left to the layer');
+      assert.ok(!/\bfrom\s*["'](puppeteer-core|@sparticuz\/chromium)["']/.test(code), 'and never imported at the top');
+    });
+
+    test('finds puppeteer-core in its own node_modules, with nothing above it to fall back on', () => {
+      assert.deepEqual(outsideModules(dir), [], 'the copy is isolated');
+      const resolved = createRequire(bundle).resolve('puppeteer-core');
+      assert.ok(resolved.startsWith(join(dir, 'node_modules', 'puppeteer-core') + '/'), resolved);
+    });
+
+    test('answers an invalid url with the EINVALURL payload', async () => {
+      const result = await handler(apiEvent('url=file:///etc/passwd'), lambdaContext);
+      assert.equal(result.statusCode, 400);
+      const body = JSON.parse(String(result.body));
+      assert.equal(body.status, 'fail');
+      assert.equal(body.code, 'EINVALURL');
+      assert.equal(result.headers?.['x-request-id'], apiEvent('url=file:///etc/passwd').requestContext.requestId);
+    });
+
+    test("reads a page's metadata", async () => {
+      const result = await handler(apiEvent(`url=${encodeURIComponent(`${server.url}/article`)}`), lambdaContext);
+      const body = JSON.parse(String(result.body));
+      assert.equal(result.statusCode, 200, result.body as string);
+      assert.equal(body.data.title, 'Bundled and well');
+      assert.equal(body.data.description, 'A page the bundled handler reads.');
+      assert.match(String(result.headers?.['cache-control']), /s-maxage=\d+/);
+    });
+
+    test('takes a screenshot with the puppeteer-core it ships', { skip: !hasChromium && 'no local Chromium' }, async () => {
+      const query = `url=${encodeURIComponent(`${server.url}/article`)}&screenshot&meta=false`;
+      const result = await handler(apiEvent(query), lambdaContext);
+      const body = JSON.parse(String(result.body));
+      assert.equal(result.statusCode, 200, result.body as string);
+      const url = String(body.data.screenshot.url);
+      assert.ok(url.startsWith(`${CDN_URL}/`), url);
+      assert.ok(existsSync(join(storage, basename(url))), 'stored where the local store keeps assets');
+    });
+  });
+
+  describe('the Chromium layer', () => {
+    test("imports @sparticuz/chromium from /opt's layout with only what the layer holds", async () => {
+      const { template, assetDir } = built();
+      const content = resource(template, 'AWS::Lambda::LayerVersion', 'ChromiumLayer')[1].Properties.Content;
+      // The compressed browser is large and not needed to prove the JavaScript and its dependencies load.
+      const opt = isolate(assetDir(content.S3Key), 'glance-layer-', (source) => !source.endsWith('.br'));
+      try {
+        assert.deepEqual(outsideModules(opt), [], 'the copy is isolated');
+        const entry = join(opt, 'nodejs/node_modules/@sparticuz/chromium/build/index.js');
+        const { default: chromium } = (await import(pathToFileURL(entry).href)) as { default: { args: string[]; executablePath: unknown } };
+        assert.ok(Array.isArray(chromium.args) && chromium.args.includes('--no-sandbox'));
+        assert.equal(typeof chromium.executablePath, 'function');
+      } finally {
+        rmSync(dirname(opt), { recursive: true, force: true });
+      }
+    });
+  });
+}

@@ -1,0 +1,247 @@
+/**
+ * The deployable app, offline: the real SST app synthesised as `sst deploy` would (function bundled, puppeteer-core
+ * npm-installed beside it, Chromium layer built from node_modules), then its CloudFormation template checked, then
+ * the bundle CDK staged for upload imported from an isolated copy and invoked as Lambda would invoke it.
+ * Everything synthesises in this one file because SST keeps per-project state in .sst/ that concurrent synths
+ * would trample.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { describeBundle } from './bundle.ts';
+import { ACCOUNT, REGION, synth, type Synthesized } from './synth.ts';
+import { list, render, resource, resources, roleStatements, type Statement } from './template.ts';
+
+const CERT = `arn:aws:acm:us-east-1:${ACCOUNT}:certificate/0f0e0d0c-1111-2222-3333-444455556666`;
+/** A stage with every optional setting, and one that must never reach the function. */
+const CONFIGURED = {
+  GLANCE_API_KEYS_PARAMETER: '/glance/api-keys',
+  GLANCE_CDN_DOMAIN: 'cdn.example.com',
+  GLANCE_CDN_CERTIFICATE_ARN: CERT,
+  GLANCE_API_DOMAIN: 'api.example.com',
+  GLANCE_API_CERTIFICATE_ARN: CERT,
+  GLANCE_THROTTLE_RATE: '5',
+  GLANCE_THROTTLE_BURST: '10',
+  GLANCE_MAX_BODY_BYTES: '2048',
+  GLANCE_ALLOW_HOSTS: '127.0.0.1',
+};
+const DAYS_31 = 31 * 24 * 3600;
+
+let prod: Synthesized;
+let dev: Synthesized;
+
+before(async () => {
+  const started = Date.now();
+  prod = await synth('prod');
+  dev = await synth('dev', { env: CONFIGURED });
+  console.log(`synthesised two stages (function bundled, puppeteer-core npm-installed, layer staged) in ${Date.now() - started} ms`);
+});
+after(() => {
+  prod?.dispose();
+  dev?.dispose();
+});
+
+const fnOf = (s: Synthesized) => resource(s.template, 'AWS::Lambda::Function', 'ApiFunction');
+const idOf = (s: Synthesized, type: string, prefix: string) => resource(s.template, type, prefix)[0];
+const envOf = (s: Synthesized): Record<string, unknown> => fnOf(s)[1].Properties.Environment.Variables;
+const statementsOf = (s: Synthesized) => roleStatements(s.template, idOf(s, 'AWS::IAM::Role', 'ApiFunctionServiceRole'));
+const actionsOf = (statement: Statement) => list(statement.Action);
+
+describe('the API', () => {
+  test('an HTTP API routes GET /, HEAD / and OPTIONS / to the one API function', () => {
+    const fnId = fnOf(prod)[0];
+    const routes = Object.values(resources(prod.template, 'AWS::ApiGatewayV2::Route'));
+    assert.deepEqual(routes.map((route) => route.Properties.RouteKey).sort(), ['GET /', 'HEAD /', 'OPTIONS /']);
+    for (const route of routes) {
+      const integrationId = render(route.Properties.Target).replace(/^integrations\/<(.*)>$/, '$1');
+      const integration = prod.template.toJSON().Resources[integrationId].Properties;
+      assert.equal(render(integration.IntegrationUri), `<${fnId}.Arn>`);
+      assert.equal(integration.PayloadFormatVersion, '2.0');
+    }
+  });
+
+  test('the default stage throttles routes, by default or as configured', () => {
+    const throttle = (s: Synthesized) => resource(s.template, 'AWS::ApiGatewayV2::Stage', 'ApiDefaultStage')[1].Properties.DefaultRouteSettings;
+    assert.deepEqual(throttle(prod), { ThrottlingBurstLimit: 100, ThrottlingRateLimit: 50 });
+    assert.deepEqual(throttle(dev), { ThrottlingBurstLimit: 10, ThrottlingRateLimit: 5 });
+  });
+});
+
+describe('the API function', () => {
+  test('runs the ESM bundle of functions/api.ts on nodejs22.x with room for Chromium, traced, on x86-64', () => {
+    const fn = fnOf(prod)[1].Properties;
+    assert.equal(fn.Runtime, 'nodejs22.x');
+    assert.equal(fn.Handler, 'functions/api.handler');
+    assert.equal(fn.MemorySize, 2048);
+    assert.equal(fn.Timeout, 30);
+    assert.deepEqual(fn.Architectures, ['x86_64']);
+    assert.deepEqual(fn.TracingConfig, { Mode: 'Active' });
+    assert.equal(fn.FunctionName, 'prod-glance-api');
+    assert.ok(existsSync(join(prod.assetDir(fn.Code.S3Key), 'functions', 'api.mjs')), 'the staged code holds functions/api.mjs');
+  });
+
+  test('has the Chromium layer attached, holding @sparticuz/chromium where lib/browser/launch.ts imports it', () => {
+    const [layerId, layer] = resource(prod.template, 'AWS::Lambda::LayerVersion', 'ChromiumLayer');
+    assert.deepEqual(fnOf(prod)[1].Properties.Layers.map(render), [`<${layerId}>`]);
+    assert.deepEqual(layer.Properties.CompatibleRuntimes, ['nodejs22.x']);
+    const staged = prod.assetDir(layer.Properties.Content.S3Key);
+    const launch = readFileSync(new URL('../../lib/browser/launch.ts', import.meta.url), 'utf8');
+    const modulePath = /'\/opt\/(nodejs\/node_modules\/@sparticuz\/chromium\/[^']+)'/.exec(launch)?.[1];
+    assert.ok(modulePath, 'launch.ts names the layer module by path');
+    assert.ok(existsSync(join(staged, modulePath)), `the layer holds /opt/${modulePath}`);
+    assert.ok(statSync(join(staged, 'nodejs/node_modules/@sparticuz/chromium/bin/chromium.br')).size > 10_000_000, 'with the Chromium binary');
+  });
+
+  test('gets its buckets and CDN address from the resources, and only the settings meant for it', () => {
+    const env = envOf(prod);
+    assert.equal(render(env.GLANCE_S3_BUCKET), `<${idOf(prod, 'AWS::S3::Bucket', 'Assets')}>`);
+    assert.equal(render(env.GLANCE_CACHE_BUCKET), `<${idOf(prod, 'AWS::S3::Bucket', 'Cache')}>`);
+    assert.equal(render(env.CDN_URL), `https://<${idOf(prod, 'AWS::CloudFront::Distribution', 'AssetsCdn')}.DomainName>`);
+    assert.equal(env.GLANCE_S3_REGION, REGION);
+    assert.equal(env.NODE_OPTIONS, '--enable-source-maps');
+    assert.equal(env.GLANCE_API_KEYS_PARAMETER, undefined, 'no keys configured: an open API');
+
+    const configured = envOf(dev);
+    assert.equal(configured.CDN_URL, 'https://cdn.example.com');
+    assert.equal(configured.GLANCE_API_KEYS_PARAMETER, '/glance/api-keys');
+    assert.equal(configured.GLANCE_MAX_BODY_BYTES, '2048');
+    assert.equal(configured.GLANCE_ALLOW_HOSTS, undefined, 'the address-policy exemption never reaches Lambda');
+  });
+
+  test('may only use its two buckets, invoke itself and write traces', () => {
+    const statements = statementsOf(prod);
+    const buckets = ['Assets', 'Cache'].map((name) => idOf(prod, 'AWS::S3::Bucket', name));
+    for (const statement of statements) {
+      assert.equal(statement.Effect, 'Allow');
+      const actions = actionsOf(statement);
+      assert.ok(!actions.some((action) => action === '*' || action.endsWith(':*')), `no wildcard actions: ${actions}`);
+      const targets = list(statement.Resource).map(render);
+      if (actions.some((action) => action.startsWith('s3:'))) {
+        assert.ok(targets.every((target) => buckets.some((id) => target === `<${id}.Arn>` || target === `<${id}.Arn>/*`)), `s3 on the two buckets only: ${targets}`);
+      } else if (targets.includes('*')) {
+        assert.deepEqual(actions.sort(), ['xray:PutTelemetryRecords', 'xray:PutTraceSegments'], 'only X-Ray has no resource to name');
+      }
+    }
+    const byAction = (action: string) => statements.filter((statement) => actionsOf(statement).includes(action)).flatMap((s) => list(s.Resource).map(render));
+    assert.deepEqual(byAction('s3:GetObject').sort(), buckets.map((id) => `<${id}.Arn>/*`).sort());
+    assert.deepEqual(byAction('s3:PutObject').sort(), buckets.map((id) => `<${id}.Arn>/*`).sort());
+    assert.deepEqual(byAction('s3:ListBucket').sort(), buckets.map((id) => `<${id}.Arn>`).sort());
+    assert.deepEqual(byAction('lambda:InvokeFunction'), [`arn:aws:lambda:${REGION}:${ACCOUNT}:function:prod-glance-api`]);
+    assert.deepEqual(byAction('ssm:GetParameter'), [], 'no API keys configured: no SSM access');
+  });
+
+  test('with API keys configured, reads exactly that parameter and decrypts only through SSM for it', () => {
+    const statements = statementsOf(dev);
+    const parameter = `arn:aws:ssm:${REGION}:${ACCOUNT}:parameter/glance/api-keys`;
+    const ssm = statements.filter((statement) => actionsOf(statement).some((action) => action.startsWith('ssm:')));
+    assert.deepEqual(ssm.map((statement) => [actionsOf(statement), list(statement.Resource).map(render)]), [[['ssm:GetParameter'], [parameter]]]);
+    const kms = statements.filter((statement) => actionsOf(statement).includes('kms:Decrypt'));
+    assert.equal(kms.length, 1);
+    assert.deepEqual(list(kms[0]!.Resource).map(render), [`arn:aws:kms:${REGION}:${ACCOUNT}:key/*`]);
+    const condition = kms[0]!.Condition?.StringEquals ?? {};
+    assert.equal(render(condition['kms:ViaService']), `ssm.${REGION}.amazonaws.com`);
+    assert.equal(render(condition['kms:EncryptionContext:PARAMETER_ARN']), parameter);
+  });
+});
+
+describe('the buckets', () => {
+  test('are private: public access blocked, encrypted, TLS only', () => {
+    for (const [id, bucket] of Object.entries(resources(prod.template, 'AWS::S3::Bucket'))) {
+      assert.deepEqual(bucket.Properties.PublicAccessBlockConfiguration, {
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      }, id);
+      assert.equal(bucket.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm, 'AES256', id);
+    }
+  });
+
+  test('the asset bucket is read only by CloudFront, through Origin Access Control, for that distribution', () => {
+    const assets = idOf(prod, 'AWS::S3::Bucket', 'Assets');
+    const cdn = idOf(prod, 'AWS::CloudFront::Distribution', 'AssetsCdn');
+    const policy = Object.values(resources(prod.template, 'AWS::S3::BucketPolicy')).find((p) => render(p.Properties.Bucket) === `<${assets}>`);
+    const statements: Statement[] = policy?.Properties.PolicyDocument.Statement ?? [];
+    assert.ok(statements.some((s) => s.Effect === 'Deny' && render(s.Condition?.Bool?.['aws:SecureTransport']) === 'false'), 'plain HTTP denied');
+    const allows = statements.filter((statement) => statement.Effect === 'Allow');
+    assert.equal(allows.length, 1);
+    assert.deepEqual(allows[0]!.Principal, { Service: 'cloudfront.amazonaws.com' });
+    assert.deepEqual(actionsOf(allows[0]!), ['s3:GetObject']);
+    assert.equal(render(allows[0]!.Condition?.StringEquals?.['AWS:SourceArn']), `arn:aws:cloudfront::${ACCOUNT}:distribution/<${cdn}>`);
+
+    const [oacId, oac] = resource(prod.template, 'AWS::CloudFront::OriginAccessControl', '');
+    assert.deepEqual(oac.Properties.OriginAccessControlConfig.SigningBehavior, 'always');
+    const origin = resource(prod.template, 'AWS::CloudFront::Distribution', 'AssetsCdn')[1].Properties.DistributionConfig.Origins[0];
+    assert.equal(render(origin.OriginAccessControlId), `<${oacId}.Id>`);
+    assert.equal(origin.S3OriginConfig.OriginAccessIdentity, '', 'no legacy OAI');
+    prod.template.resourceCountIs('AWS::CloudFront::CloudFrontOriginAccessIdentity', 0);
+  });
+
+  test('the result cache forgets entries after 31 days', () => {
+    const rules = resource(prod.template, 'AWS::S3::Bucket', 'Cache')[1].Properties.LifecycleConfiguration.Rules;
+    assert.ok(rules.some((rule: { ExpirationInDays?: number; Status: string }) => rule.ExpirationInDays === 31 && rule.Status === 'Enabled'));
+  });
+
+  test('are kept when a prod stage is removed, deleted with any other stage', () => {
+    for (const bucket of Object.values(resources(prod.template, 'AWS::S3::Bucket'))) assert.equal(bucket.DeletionPolicy, 'Retain');
+    for (const bucket of Object.values(resources(dev.template, 'AWS::S3::Bucket'))) assert.equal(bucket.DeletionPolicy, 'Delete');
+  });
+});
+
+describe('the CloudFront distributions', () => {
+  const apiCdn = (s: Synthesized) => resource(s.template, 'AWS::CloudFront::Distribution', 'ApiCdn')[1].Properties.DistributionConfig;
+  const cachePolicy = (s: Synthesized) => resource(s.template, 'AWS::CloudFront::CachePolicy', 'ApiCachePolicy')[1].Properties.CachePolicyConfig;
+
+  test('the API distribution keys on the whole query string and lets s-maxage decide, up to 31 days', () => {
+    const policy = cachePolicy(prod);
+    assert.equal(policy.MinTTL, 0);
+    assert.equal(policy.DefaultTTL, 0);
+    assert.ok(policy.MaxTTL >= DAYS_31);
+    const key = policy.ParametersInCacheKeyAndForwardedToOrigin;
+    assert.deepEqual(key.QueryStringsConfig, { QueryStringBehavior: 'all' });
+    assert.deepEqual(key.HeadersConfig, { HeaderBehavior: 'none' });
+    assert.deepEqual(key.CookiesConfig, { CookieBehavior: 'none' });
+    assert.equal(key.EnableAcceptEncodingGzip, true);
+    assert.equal(key.EnableAcceptEncodingBrotli, true);
+    assert.deepEqual(cachePolicy(dev).ParametersInCacheKeyAndForwardedToOrigin.HeadersConfig, { HeaderBehavior: 'whitelist', Headers: ['x-api-key'] });
+  });
+
+  test('the API distribution compresses, allows GET/HEAD/OPTIONS and forwards the query and the API key to the HTTP API', () => {
+    const config = apiCdn(prod);
+    const behavior = config.DefaultCacheBehavior;
+    assert.equal(behavior.Compress, true);
+    assert.deepEqual(behavior.AllowedMethods, ['GET', 'HEAD', 'OPTIONS']);
+    assert.equal(render(behavior.CachePolicyId), `<${idOf(prod, 'AWS::CloudFront::CachePolicy', 'ApiCachePolicy')}>`);
+    const [requestPolicyId, requestPolicy] = resource(prod.template, 'AWS::CloudFront::OriginRequestPolicy', 'ApiOriginRequestPolicy');
+    assert.equal(render(behavior.OriginRequestPolicyId), `<${requestPolicyId}>`);
+    const forwarded = requestPolicy.Properties.OriginRequestPolicyConfig;
+    assert.deepEqual(forwarded.QueryStringsConfig, { QueryStringBehavior: 'all' });
+    assert.deepEqual(forwarded.HeadersConfig, { HeaderBehavior: 'whitelist', Headers: ['x-api-key'] });
+    const origin = config.Origins[0];
+    assert.equal(render(origin.DomainName), `<${idOf(prod, 'AWS::ApiGatewayV2::Api', 'Api')}>.execute-api.${REGION}.amazonaws.com`);
+    assert.equal(origin.CustomOriginConfig.OriginProtocolPolicy, 'https-only');
+    assert.ok(origin.CustomOriginConfig.OriginReadTimeout > 30, 'CloudFront outwaits API Gateway, so it never retries a running request');
+  });
+
+  test('custom domains take their certificates, and become the public addresses', () => {
+    const assetCdn = resource(dev.template, 'AWS::CloudFront::Distribution', 'AssetsCdn')[1].Properties.DistributionConfig;
+    for (const [config, domain] of [[assetCdn, 'cdn.example.com'], [apiCdn(dev), 'api.example.com']] as const) {
+      assert.deepEqual(config.Aliases, [domain]);
+      assert.equal(config.ViewerCertificate.AcmCertificateArn, CERT);
+      assert.equal(config.ViewerCertificate.SslSupportMethod, 'sni-only');
+    }
+    const outputs = dev.template.toJSON().Outputs;
+    assert.equal(render(outputs.ApiEndpoint.Value), 'https://api.example.com');
+    assert.equal(render(outputs.CdnUrl.Value), 'https://cdn.example.com');
+  });
+
+  test('the outputs name the API endpoint, the raw HTTP API and the CDN', () => {
+    const outputs = prod.template.toJSON().Outputs;
+    assert.equal(render(outputs.ApiEndpoint.Value), `https://<${idOf(prod, 'AWS::CloudFront::Distribution', 'ApiCdn')}.DomainName>`);
+    assert.equal(render(outputs.HttpApiUrl.Value), `<${idOf(prod, 'AWS::ApiGatewayV2::Api', 'Api')}.ApiEndpoint>`);
+    assert.equal(render(outputs.CdnUrl.Value), `https://<${idOf(prod, 'AWS::CloudFront::Distribution', 'AssetsCdn')}.DomainName>`);
+  });
+});
+
+describeBundle(() => prod);
