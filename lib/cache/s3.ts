@@ -1,37 +1,20 @@
 /** Cached answers in a private S3 bucket, one object per key under `results/`. */
-import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import type { CacheSettings } from '../config.ts';
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GlanceError } from '../errors.ts';
+import { createS3Client, isNoSuchKey, s3Failure, type S3Settings } from '../s3.ts';
 import { decodeEntry, encodeEntry, entryName, isCacheKey } from './entry.ts';
 import type { CacheStore } from './index.ts';
-
-type S3Settings = Extract<CacheSettings, { kind: 's3' }>;
 
 /** Where entries live in the bucket; a bucket lifecycle rule may expire this prefix after the longest ttl. */
 export const S3_PREFIX = 'results/';
 
-interface ServiceError {
-  name?: string;
-  code?: unknown;
-}
-
-/** Only the error's code or name reaches the message: SDK messages can carry request details. */
-function fatal(action: string, error: unknown): GlanceError {
-  const { code, name } = (error ?? {}) as ServiceError;
-  const reason = [code, name].find((value): value is string => typeof value === 'string' && /^\w{1,64}$/.test(value));
-  return new GlanceError('EFATAL', `Could not ${action} a cached answer in S3 (${reason ?? 'error'}).`, { cause: error });
-}
+const fatal = (action: string, error: unknown) => s3Failure(`${action} a cached answer`, error);
 
 export function createS3CacheStore(settings: S3Settings): CacheStore {
   const { bucket } = settings;
-  const client = new S3Client({
-    region: settings.region,
-    endpoint: settings.endpoint,
-    forcePathStyle: settings.forcePathStyle,
     // A cache read sits in front of every request: a slow bucket must turn into a miss quickly, not a hung
     // request (without throwOnRequestTimeout the SDK only logs a warning and keeps waiting).
-    requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true },
-  });
+  const client = createS3Client(settings, { connectionTimeout: 1_000, requestTimeout: 3_000 });
   const objectKey = (key: string) => `${S3_PREFIX}${entryName(key)}`;
 
   return {
@@ -43,7 +26,7 @@ export function createS3CacheStore(settings: S3Settings): CacheStore {
         text = await object.Body?.transformToString('utf8');
       } catch (error) {
         // Only a missing key is a miss; NoSuchBucket is also a 404 but means the deployment is broken.
-        if ((error as ServiceError | undefined)?.name === 'NoSuchKey') return undefined;
+        if (isNoSuchKey(error)) return undefined;
         throw fatal('read', error);
       }
       return text === undefined ? undefined : decodeEntry(text);

@@ -2,45 +2,33 @@
  * The S3 store against S3rver, a real S3-protocol server on 127.0.0.1. Static dummy credentials and no metadata
  * service: nothing here can reach AWS.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import S3rver from 's3rver';
 import { createCacheStore } from '../../lib/cache/index.ts';
 import { S3_PREFIX } from '../../lib/cache/s3.ts';
 import type { CacheSettings } from '../../lib/config.ts';
 import { isGlanceError } from '../../lib/errors.ts';
+import { offlineAws, startS3, type LocalS3 } from '../helpers/s3.ts';
 import { cacheStoreContract, freshKey, sampleEntry } from './contract.ts';
 
-// The SDK resolves credentials lazily, at the first request, so setting them here is early enough.
-process.env.AWS_EC2_METADATA_DISABLED = 'true';
-process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
-process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
-delete process.env.AWS_SESSION_TOKEN;
-delete process.env.AWS_PROFILE;
+offlineAws();
 
 const BUCKET = 'glance-cache';
 
-let directory: string;
-let server: S3rver;
+let s3: LocalS3;
 let endpoint: string;
 let client: S3Client;
 
 before(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'glance-s3-cache-'));
-  server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: BUCKET }] });
-  const { port } = await server.run();
-  endpoint = `http://127.0.0.1:${port}`;
+  s3 = await startS3(BUCKET);
+  endpoint = s3.endpoint;
   client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true });
 });
 
 after(async () => {
   client.destroy();
-  await server.close();
-  await rm(directory, { recursive: true, force: true });
+  await s3.close();
 });
 
 const settings = (bucket = BUCKET): CacheSettings => ({ kind: 's3', bucket, region: 'us-east-1', endpoint, forcePathStyle: true });

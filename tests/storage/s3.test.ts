@@ -3,49 +3,36 @@
  * folder. Static dummy credentials (S3rver's own) and no metadata service: nothing here can reach AWS.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import S3rver, { type S3Event } from 's3rver';
+import type { S3Event } from 's3rver';
 import type { StorageSettings } from '../../lib/config.ts';
 import { isGlanceError } from '../../lib/errors.ts';
 import { ASSET_CACHE_CONTROL, createStorage } from '../../lib/storage/index.ts';
+import { offlineAws, startS3, type LocalS3 } from '../helpers/s3.ts';
 import { CDN_URL, storageContract } from './contract.ts';
 
-// The SDK resolves credentials lazily, at the first request, so setting them here is early enough.
-process.env.AWS_EC2_METADATA_DISABLED = 'true';
-process.env.AWS_ACCESS_KEY_ID = 'S3RVER';
-process.env.AWS_SECRET_ACCESS_KEY = 'S3RVER';
-delete process.env.AWS_SESSION_TOKEN;
-delete process.env.AWS_PROFILE;
+offlineAws();
 
 const BUCKET = 'glance-assets';
 
-let directory: string;
-let server: S3rver;
+let s3: LocalS3;
 let endpoint: string;
 const created: string[] = [];
 
 before(async () => {
-  directory = await mkdtemp(join(tmpdir(), 'glance-s3-'));
-  server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: BUCKET }] });
-  server.on('event', (event: S3Event) => {
+  s3 = await startS3(BUCKET);
+  endpoint = s3.endpoint;
+  s3.server.on('event', (event: S3Event) => {
     for (const record of event.Records) {
       if (record.eventName.startsWith('ObjectCreated')) created.push(record.s3.object.key);
     }
   });
-  const { port } = await server.run();
-  endpoint = `http://127.0.0.1:${port}`;
 });
 
-after(async () => {
-  await server.close();
-  await rm(directory, { recursive: true, force: true });
-});
+after(() => s3.close());
 
 const settings = (overrides: Partial<Extract<StorageSettings, { kind: 's3' }>> = {}): StorageSettings => ({
   kind: 's3',
