@@ -57,12 +57,18 @@ export function withoutCredentials(headers: Record<string, string>): Record<stri
   return kept;
 }
 
-/** Lower-case names, repeated fields joined with ', '; set-cookie is the target's business, not the caller's. */
+/**
+ * Not the target's to report: set-cookie is the target's business with Glance, not the caller's, and hop-by-hop
+ * fields (RFC 9110 §7.6.1) describe the connection to Glance, not the page.
+ */
+const HIDDEN = new Set(['set-cookie', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
+
+/** Lower-case names, repeated fields joined with ', ', the HIDDEN fields left out. */
 export function responseHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
     const key = name.toLowerCase();
-    if (value === undefined || key === 'set-cookie') continue;
+    if (value === undefined || HIDDEN.has(key)) continue;
     headers[key] = Array.isArray(value) ? value.join(', ') : value;
   }
   return headers;

@@ -61,6 +61,8 @@ describe('fetchPage', () => {
     assert.equal(page.headers['content-type'], 'text/html; charset=utf-8');
     assert.equal(page.headers['x-multi'], 'a, b');
     assert.equal(page.headers['set-cookie'], undefined);
+    assert.equal(page.headers.connection, undefined, 'hop-by-hop fields describe our connection, not the page');
+    assert.equal(page.headers['keep-alive'], undefined);
     assert.deepEqual(page.redirects, []);
     assert.ok(page.timeMs >= 0 && page.timeMs < 2000);
   });
