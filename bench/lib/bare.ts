@@ -1,0 +1,87 @@
+/**
+ * The baseline for screenshots: a bare puppeteer-core script with the same Chromium binary, the same flags
+ * (the brief's list, plus the two of Glance's that change what is drawn or opened: --hide-scrollbars,
+ * --mute-audio), the same viewport (1280×800 at 2×, Glance's default device), PNG, a new incognito context per
+ * capture, and the waits Glance's `waitUntil=auto` does on a page that loads: `load`, then up to 750 ms for
+ * 150 ms of network quiet. What it leaves out is what Glance adds: the guarded proxy, user agent and
+ * reduced-motion emulation, the no-animation style sheet, the fonts/images settle, storing the image and the
+ * HTTP/JSON round trip.
+ */
+import type { Browser } from 'puppeteer-core';
+import puppeteer from 'puppeteer-core';
+import { findChromium } from '../../lib/browser/launch.ts';
+import { applyOverlay, type Capture } from '../../lib/browser/overlay.ts';
+import type { OverlayOptions } from '../../lib/query/options.ts';
+
+export const BARE_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-sync',
+  '--hide-scrollbars',
+  '--mute-audio',
+  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
+];
+export const VIEWPORT = { width: 1280, height: 800, deviceScaleFactor: 2 };
+
+export interface Bare {
+  browser: Browser;
+  capture(url: string, options?: { fullPage?: boolean; overlay?: OverlayOptions }): Promise<Buffer>;
+  close(): Promise<void>;
+}
+
+const pngSize = (png: Buffer) => ({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) });
+
+export async function launchBare(): Promise<Bare> {
+  const path = findChromium(undefined);
+  const browser = await puppeteer.launch({
+    executablePath: path,
+    headless: path.includes('headless-shell') ? 'shell' : true,
+    args: BARE_ARGS,
+    pipe: true,
+    defaultViewport: null,
+  });
+
+  async function shoot(url: string, fullPage: boolean): Promise<Buffer> {
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      await page.setViewport(VIEWPORT);
+      await page.goto(url, { waitUntil: 'load' });
+      await page.waitForNetworkIdle({ idleTime: 150, timeout: 750 }).catch(() => undefined);
+      return Buffer.from(await page.screenshot({ type: 'png', fullPage }));
+    } finally {
+      await context.close();
+    }
+  }
+
+  /** The same framing document Glance renders (lib/browser/overlay.ts), drawn by a second bare page. */
+  async function renderHtml(html: string, viewport: { width: number; height: number; deviceScaleFactor: number }, options: { omitBackground?: boolean }) {
+    const context = await browser.createBrowserContext();
+    try {
+      const page = await context.newPage();
+      await page.setViewport(viewport);
+      await page.setContent(html, { waitUntil: 'load' });
+      return Buffer.from(await page.screenshot({ type: 'png', omitBackground: options.omitBackground ?? false }));
+    } finally {
+      await context.close();
+    }
+  }
+
+  return {
+    browser,
+    async capture(url, { fullPage = false, overlay } = {}) {
+      const body = await shoot(url, fullPage);
+      if (!overlay) return body;
+      const capture: Capture = { body, type: 'png', ...pngSize(body) };
+      const framed = await applyOverlay(capture, overlay, VIEWPORT.deviceScaleFactor, undefined, {
+        renderHtml,
+        fetchImage: () => Promise.reject(new Error('the benchmark overlay uses a CSS background')),
+      });
+      return framed.body;
+    },
+    close: () => browser.close(),
+  };
+}

@@ -1,0 +1,67 @@
+/** Memory of a process tree, read from /proc (Linux): the Chromium browser process and every descendant. */
+import { readdirSync, readFileSync } from 'node:fs';
+
+const read = (path: string): string | undefined => {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined; // the process exited meanwhile
+  }
+};
+
+/** `/proc/<pid>/stat` is `pid (comm) state ppid …`; comm may hold spaces and parentheses. */
+function parentOf(pid: number): number | undefined {
+  const stat = read(`/proc/${pid}/stat`);
+  const match = stat && /\) \S+ (\d+)/.exec(stat.slice(stat.lastIndexOf('(')));
+  return match ? Number(match[1]) : undefined;
+}
+
+function allPids(): number[] {
+  return readdirSync('/proc').filter((name) => /^\d+$/.test(name)).map(Number);
+}
+
+/** `root` and its descendants. */
+export function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const pid of allPids()) {
+    const parent = parentOf(pid);
+    if (parent !== undefined) children.set(parent, [...(children.get(parent) ?? []), pid]);
+  }
+  const tree: number[] = [];
+  const walk = (pid: number): void => {
+    tree.push(pid);
+    for (const child of children.get(pid) ?? []) walk(child);
+  };
+  walk(root);
+  return tree;
+}
+
+/** Direct children of `parent` whose command line matches `test` (e.g. this process's Chromium browsers). */
+export function childProcesses(parent: number, test: (cmdline: string) => boolean): number[] {
+  return allPids().filter((pid) => {
+    if (parentOf(pid) !== parent) return false;
+    const cmdline = read(`/proc/${pid}/cmdline`);
+    return cmdline !== undefined && test(cmdline.replaceAll('\0', ' '));
+  });
+}
+
+const kib = (text: string | undefined, field: string): number => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text ?? '')?.[1] ?? 0);
+
+export interface TreeMemory {
+  processes: number;
+  /** Sum of VmRSS: shared pages (the binary, shared memory) counted once per process. */
+  rssMiB: number;
+  /** Sum of Pss: shared pages divided among the processes sharing them, so the sum is the tree's real share. */
+  pssMiB: number;
+}
+
+export function treeMemory(root: number): TreeMemory {
+  const pids = processTree(root);
+  let rss = 0;
+  let pss = 0;
+  for (const pid of pids) {
+    rss += kib(read(`/proc/${pid}/status`), 'VmRSS');
+    pss += kib(read(`/proc/${pid}/smaps_rollup`), 'Pss');
+  }
+  return { processes: pids.length, rssMiB: rss / 1024, pssMiB: pss / 1024 };
+}

@@ -1,0 +1,205 @@
+/**
+ * Part 4: screenshot cost. End-to-end latency of `screenshot=true&meta=false&force=true` through the local
+ * service (cache bypassed) beside a bare puppeteer-core capture of the same page (bench/lib/bare.ts), plain,
+ * with an overlay and full page; screenshots/s at concurrency 1, 2 and 4; the browser's memory after 500 captures.
+ *   ./node_modules/.bin/node --import tsx bench/screenshot.ts [--smoke]
+ */
+import './lib/env.ts';
+import { startService, q, type Service } from '../tests/helpers/service.ts';
+import { startServer, html, type Route } from '../tests/helpers/server.ts';
+import * as make from '../tests/ping/fixtures.ts';
+import { serve } from '../tests/ping/helpers.ts';
+import { launchBare, type Bare } from './lib/bare.ts';
+import { runIfMain, type Part, type Target } from './lib/part.ts';
+import { childProcesses, treeMemory, type TreeMemory } from './lib/procmem.ts';
+import { median, ms, percentile, times } from './lib/stats.ts';
+
+const MAX_RATIO = 1.15;
+const OVERLAY = { browser: 'dark' as const, background: 'linear-gradient(135deg, #fbc2eb, #a6c1ee)' };
+const OVERLAY_QUERY = `screenshot.overlay.browser=dark&screenshot.overlay.background=${encodeURIComponent(OVERLAY.background)}`;
+
+const STYLE = `body { font: 16px/1.5 sans-serif; margin: 0; color: #223; }
+header { background: linear-gradient(90deg, #334, #557); color: white; padding: 24px 48px; }
+main { display: grid; grid-template-columns: 2fr 1fr; gap: 32px; padding: 32px 48px; }
+.card { border-radius: 12px; box-shadow: 0 4px 16px rgba(0,0,0,.15); padding: 16px; margin-bottom: 24px; }
+img { max-width: 100%; display: block; border-radius: 8px; }`;
+
+const article = (sections: number) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
+<title>Benchmark page</title><link rel="stylesheet" href="/style.css"></head><body>
+<header><h1>A page to capture</h1><nav>Home · Articles · About</nav></header>
+<main><section>${Array.from({ length: sections }, (_, i) => `<div class="card"><h2>Section ${i + 1}</h2>
+<p>${'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore. '.repeat(6)}</p>
+${i % 2 === 0 ? `<img src="/photo-${i % 4}.png" alt="" width="600" height="300">` : ''}</div>`).join('')}</section>
+<aside><div class="card"><h3>Aside</h3><p>${'Related reading and links. '.repeat(12)}</p></div></aside></main></body></html>`;
+
+interface Counts {
+  warmup: number;
+  latency: number;
+  fullPage: number;
+  overlay: number;
+  throughputTotal: number;
+  memoryAfter: number;
+}
+
+const FULL: Counts = { warmup: 3, latency: 25, fullPage: 15, overlay: 15, throughputTotal: 24, memoryAfter: 500 };
+const SMOKE: Counts = { warmup: 0, latency: 1, fullPage: 1, overlay: 1, throughputTotal: 2, memoryAfter: 0 };
+
+/** The single Chromium child of this process whose command line matches (Glance's has its proxy flag). */
+function browserPid(test: (cmdline: string) => boolean): number {
+  const pids = childProcesses(process.pid, (cmdline) => cmdline.includes('chrom') && test(cmdline));
+  if (pids.length !== 1) throw new Error(`expected one such browser process, found ${pids.length}`);
+  return pids[0]!;
+}
+
+export const screenshot: Part = async ({ smoke, log }) => {
+  const counts = smoke ? SMOKE : FULL;
+  const routes: Record<string, Route> = { '/style.css': (_req, res) => void res.writeHead(200, { 'content-type': 'text/css' }).end(STYLE) };
+  for (let i = 0; i < 4; i++) routes[`/photo-${i}.png`] = serve(make.png(600 + i, 300), { contentType: 'image/png' });
+  routes['/article'] = html(article(4));
+  // Long, but under Glance's 8 192 CSS px full-page cap, so both sides capture the same pixels.
+  routes['/long'] = html(article(16));
+  const site = await startServer(routes);
+  const service: Service = await startService();
+  const bare: Bare = await launchBare();
+  let glanceCaptures = 0;
+  const timingSpans = new Map<string, number[]>();
+  const sizes = new Map<string, string>();
+
+  const glanceShot = async (label: string, path: string, extra = ''): Promise<void> => {
+    // A target address of its own per request: concurrent requests for one cache key would share one capture.
+    const target = `${site.url}${path}?n=${glanceCaptures + Math.random()}`;
+    const response = await service.request(q(target, `screenshot=true&meta=false&force=true${extra ? `&${extra}` : ''}`));
+    const body = (await response.json()) as { data?: { screenshot?: { width: number; height: number } } };
+    const shot = body.data?.screenshot;
+    if (response.status !== 200 || !shot) throw new Error(`screenshot failed: ${response.status} ${JSON.stringify(body)}`);
+    sizes.set(label, `${shot.width}×${shot.height}`);
+    for (const span of (response.headers.get('server-timing') ?? '').split(',')) {
+      const match = /^\s*([\w-]+);dur=([\d.]+)/.exec(span);
+      if (match) timingSpans.set(`${label}: ${match[1]}`, [...(timingSpans.get(`${label}: ${match[1]}`) ?? []), Number(match[2])]);
+    }
+    glanceCaptures++;
+  };
+  const bareShot = async (label: string, path: string, options: Parameters<Bare['capture']>[1] = {}): Promise<void> => {
+    const png = await bare.capture(`${site.url}${path}?n=${Math.random()}`, options);
+    sizes.set(`bare ${label}`, `${png.readUInt32BE(16)}×${png.readUInt32BE(20)}`);
+  };
+
+  interface Case { name: string; glance: () => Promise<void>; bare: () => Promise<unknown>; runs: number }
+  const cases: Case[] = [
+    { name: 'viewport', glance: () => glanceShot('viewport', '/article'), bare: () => bareShot('viewport', '/article'), runs: counts.latency },
+    {
+      name: 'overlay',
+      glance: () => glanceShot('overlay', '/article', OVERLAY_QUERY),
+      bare: () => bareShot('overlay', '/article', { overlay: OVERLAY }),
+      runs: counts.overlay,
+    },
+    {
+      name: 'fullPage',
+      glance: () => glanceShot('fullPage', '/long', 'screenshot.fullPage=true'),
+      bare: () => bareShot('fullPage', '/long', { fullPage: true }),
+      runs: counts.fullPage,
+    },
+  ];
+  const metrics: Record<string, number> = {};
+  const latencyRows: string[][] = [];
+  const targets: Target[] = [];
+  for (const c of cases) {
+    for (let i = 0; i < counts.warmup; i++) {
+      await c.glance();
+      await c.bare();
+    }
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    // Interleaved, so drift (thermal, page cache, GC) lands on both sides alike.
+    for (let i = 0; i < c.runs; i++) {
+      let t = performance.now();
+      await c.glance();
+      ours.push(performance.now() - t);
+      t = performance.now();
+      await c.bare();
+      theirs.push(performance.now() - t);
+    }
+    const ratio = median(ours) / median(theirs);
+    const key = c.name;
+    if (sizes.get(key) !== sizes.get(`bare ${key}`)) throw new Error(`${key}: Glance made ${sizes.get(key)}, bare ${sizes.get(`bare ${key}`)}`);
+    metrics[`${key}.glanceMs`] = median(ours);
+    metrics[`${key}.bareMs`] = median(theirs);
+    metrics[`${key}.ratio`] = ratio;
+    log(`${c.name}: ${ms(median(ours))} vs ${ms(median(theirs))} (${times(ratio)})`);
+    latencyRows.push([`${c.name} (${sizes.get(key)} png)`, ms(median(ours)), ms(percentile(ours, 90)), ms(median(theirs)), ms(percentile(theirs, 90)), `**${times(ratio)}**`, `${c.runs}`]);
+    targets.push({ name: `screenshot latency: ${key}`, goal: `≤ ${MAX_RATIO}× bare puppeteer`, measured: times(ratio), met: ratio <= MAX_RATIO });
+  }
+
+  // Throughput: `concurrency` callers, each taking the next capture until `total` are done.
+  const rate = async (concurrency: number, shot: () => Promise<unknown>): Promise<number> => {
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next++ < counts.throughputTotal) await shot();
+      }),
+    );
+    return counts.throughputTotal / ((performance.now() - started) / 1000);
+  };
+  const rateRows: string[][] = [];
+  for (const concurrency of [1, 2, 4]) {
+    const ours = await rate(concurrency, () => glanceShot('viewport', '/article'));
+    const theirs = await rate(concurrency, () => bareShot('viewport', '/article'));
+    metrics[`c${concurrency}.glancePerSecond`] = ours;
+    metrics[`c${concurrency}.barePerSecond`] = theirs;
+    log(`concurrency ${concurrency}: ${ours.toFixed(2)}/s vs ${theirs.toFixed(2)}/s`);
+    rateRows.push([`${concurrency}`, ours.toFixed(2), theirs.toFixed(2), times(theirs / ours)]);
+  }
+
+  // Memory: Glance's browser (the Chromium child with the proxy flag only Glance passes) after 500 captures.
+  const glancePid = browserPid((cmdline) => cmdline.includes('--proxy-server='));
+  const barePid = browserPid((cmdline) => !cmdline.includes('--proxy-server='));
+  const before: TreeMemory = treeMemory(glancePid);
+  const beforeCount = glanceCaptures;
+  let next = glanceCaptures;
+  await Promise.all(
+    Array.from({ length: 2 }, async () => {
+      while (next++ < counts.memoryAfter) await glanceShot('viewport', '/article');
+    }),
+  );
+  const after = treeMemory(glancePid);
+  const bareMemory = treeMemory(barePid);
+  if (browserPid((cmdline) => cmdline.includes('--proxy-server=')) !== glancePid) throw new Error('Glance relaunched its browser');
+  metrics['memory.captures'] = glanceCaptures;
+  metrics['memory.rssMiB'] = after.rssMiB;
+  metrics['memory.pssMiB'] = after.pssMiB;
+  metrics['memory.processes'] = after.processes;
+  log(`memory after ${glanceCaptures} captures: RSS ${after.rssMiB.toFixed(0)} MiB, PSS ${after.pssMiB.toFixed(0)} MiB`);
+  const memoryRows = [
+    [`Glance's browser after ${beforeCount} captures (before the top-up)`, `${before.processes}`, before.rssMiB.toFixed(0), before.pssMiB.toFixed(0)],
+    [`Glance's browser after ${glanceCaptures} captures`, `${after.processes}`, `**${after.rssMiB.toFixed(0)}**`, `**${after.pssMiB.toFixed(0)}**`],
+    ['bare puppeteer browser (same moment, fewer captures)', `${bareMemory.processes}`, bareMemory.rssMiB.toFixed(0), bareMemory.pssMiB.toFixed(0)],
+  ];
+
+  const spanRows = [...timingSpans.entries()].map(([name, values]) => [name, ms(median(values)), `${values.length}`]);
+  await bare.close();
+  await service.close();
+  await site.close();
+  return {
+    metrics,
+    tables: [
+      {
+        title: 'End-to-end latency per capture (Glance: HTTP request to JSON answer, image stored; bare: the PNG in hand)',
+        header: ['case', 'Glance median', 'Glance p90', 'bare median', 'bare p90', 'Glance / bare', 'runs each'],
+        rows: latencyRows,
+      },
+      { title: `Screenshots per second (${counts.throughputTotal} captures per cell)`, header: ['concurrency', 'Glance', 'bare puppeteer', 'bare / Glance'], rows: rateRows },
+      { title: 'Chromium process tree memory (from /proc; MiB)', header: ['browser', 'processes', 'RSS sum', 'PSS sum'], rows: memoryRows },
+      { title: "Glance's server-timing spans, medians over every capture", header: ['case: span', 'median', 'samples'], rows: spanRows },
+    ],
+    targets,
+    notes: [
+      'Same Chromium binary for both (Debian chromium-headless-shell, headless "shell" mode). Glance is the local service in this ' +
+        'process (tests/helpers/service.ts: 127.0.0.1 allowed, temporary storage and cache); bare is bench/lib/bare.ts.',
+      "Overlay: the bare side renders the same framing document as Glance (lib/browser/overlay.ts's applyOverlay) in a second bare page.",
+      'RSS sums count shared pages once per process, so they overstate; PSS divides shared pages among their processes.',
+    ],
+  };
+};
+
+await runIfMain('screenshot', import.meta.url, screenshot);
