@@ -77,11 +77,29 @@ export interface BodyOptions {
 }
 
 /**
- * Drops a body we will not read and frees its connection. undici reports the early end as an 'error' event,
+ * Drops a body we will not read and frees its connection. A decoder cut short reports it as an 'error' event,
  * which nobody listens to once we have stopped reading, so it is swallowed here rather than crash the process.
  */
 export function release(body: Readable): void {
   body.on('error', () => undefined).destroy();
+}
+
+/** A redirect's body bigger than this costs more to read than a new connection does (undici's dump() limit). */
+const DRAIN_BYTES = 128 * 1024;
+
+/**
+ * Reads out a body we do not want (a redirect's), so its keep-alive connection can carry the next hop; a big one
+ * is cut instead. Settles at the end, at the cut, or when the budget's abort destroys the body.
+ */
+export function drain(body: Readable): Promise<void> {
+  return new Promise((resolve) => {
+    let size = 0;
+    body.once('end', resolve).once('close', resolve).on('error', () => resolve());
+    body.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > DRAIN_BYTES) release(body);
+    });
+  });
 }
 
 export function tooLarge(url: URL, maxBytes: number): GlanceError {

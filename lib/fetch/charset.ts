@@ -5,8 +5,8 @@
  * gbk, x-sjis is shift_jis.
  */
 import { isUtf8 } from 'node:buffer';
+import { MIMEType } from 'node:util';
 import { analyse } from 'chardet';
-import { parseMIMEType } from 'undici';
 
 /** The spec prescans 1024 bytes; real pages put a long <head> before their <meta charset>, so look further. */
 const PRESCAN_BYTES = 4096;
@@ -32,10 +32,14 @@ function bomEncoding(body: Buffer): string | undefined {
   return undefined;
 }
 
+/** Node's MIMEType parses as the WHATWG MIME Sniffing standard does, and throws where it says "failure". */
 function headerEncoding(contentType: string | undefined): string | undefined {
   if (!contentType) return undefined;
-  const mime = parseMIMEType(contentType);
-  return mime === 'failure' ? undefined : encodingFor(mime.parameters.get('charset'));
+  try {
+    return encodingFor(new MIMEType(contentType).params.get('charset') ?? undefined);
+  } catch {
+    return undefined;
+  }
 }
 
 /** WHATWG "extract a character encoding from a meta element", for `content="text/html; charset=…"`. */

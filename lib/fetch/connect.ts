@@ -1,12 +1,13 @@
 /**
- * The connect-time half of the address policy: undici's sockets resolve names through a lookup that vets every
+ * The connect-time half of the address policy: every socket resolves names through a lookup that vets every
  * address and hands net the vetted one, so the address checked is the address connected to (no DNS-rebinding
  * window between a check and a second resolution). IP-literal hosts skip lookup; parseTarget vets those.
  */
 import { lookup as dnsLookup } from 'node:dns/promises';
 import type { LookupAddress, LookupOptions } from 'node:dns';
+import { Agent as HttpAgent, type AgentOptions } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { Agent } from 'undici';
 import { GlanceError } from '../errors.ts';
 import type { AddressPolicy } from './policy.ts';
 
@@ -56,22 +57,45 @@ export function guardedLookup(policy: AddressPolicy, resolver: Resolver): Lookup
         if (options.all) callback(null, addresses);
         else callback(null, addresses[0]!.address, addresses[0]!.family);
       },
-      // A GlanceError travels through net and undici untouched, so the refusal keeps its code.
+      // A GlanceError travels through net and http untouched, so the refusal keeps its code.
       (error: NodeJS.ErrnoException) => callback(error, ''),
     );
   };
 }
 
-const agents = new WeakMap<AddressPolicy, WeakMap<Resolver, Agent>>();
+/** The agent for each scheme; both connect only through the guarded lookup. */
+export interface Agents {
+  readonly 'http:': HttpAgent;
+  readonly 'https:': HttpsAgent;
+}
 
-/** One keep-alive agent per (policy, resolver) pair, so connections are reused across requests. */
-export function agentFor(policy: AddressPolicy, resolver: Resolver = systemResolver): Agent {
+const agents = new WeakMap<AddressPolicy, WeakMap<Resolver, Agents>>();
+
+function agentOptions(lookup: LookupFunction): AgentOptions {
+  return {
+    keepAlive: true,
+    // An agent's own options override a request's, so no request can connect around the guarded lookup. A pooled
+    // socket is only handed to the same host and port, and it is connected to an address this lookup vetted.
+    lookup,
+    // Bounded, yet far above what one request (a page and 8 concurrent probes) or the local service needs: a
+    // queue for a socket would spend budgets waiting.
+    maxSockets: 256,
+    maxFreeSockets: 64,
+    // Idle sockets close after 4 s (undici's default), before servers commonly drop theirs at 5 s; an earlier
+    // `Keep-Alive: timeout` hint from the server wins.
+    timeout: 4000,
+  };
+}
+
+/** One pair of keep-alive agents per (policy, resolver) pair, so connections are reused across requests. */
+export function agentFor(policy: AddressPolicy, resolver: Resolver = systemResolver): Agents {
   let byResolver = agents.get(policy);
   if (!byResolver) agents.set(policy, (byResolver = new WeakMap()));
-  let agent = byResolver.get(resolver);
-  if (!agent) {
-    agent = new Agent({ connect: { lookup: guardedLookup(policy, resolver) } });
-    byResolver.set(resolver, agent);
+  let pair = byResolver.get(resolver);
+  if (!pair) {
+    const options = agentOptions(guardedLookup(policy, resolver));
+    pair = { 'http:': new HttpAgent(options), 'https:': new HttpsAgent(options) };
+    byResolver.set(resolver, pair);
   }
-  return agent;
+  return pair;
 }

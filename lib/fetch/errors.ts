@@ -1,5 +1,5 @@
 /**
- * Network failures (undici, net, tls, dns, zlib) become GlanceErrors here, at the edge that meets them: the
+ * Network failures (http, net, tls, dns, zlib) become GlanceErrors here, at the edge that meets them: the
  * message names the cause in words, the original stays as `cause`, no stack reaches a caller.
  */
 import { GlanceError } from '../errors.ts';
@@ -39,29 +39,23 @@ function describe(code: string | undefined, error: unknown, host: string): strin
       return `${host} refused the connection`;
     case 'ECONNRESET':
     case 'EPIPE':
-    case 'UND_ERR_SOCKET':
       return `the connection to ${host} was reset`;
     case 'ETIMEDOUT':
-    case 'UND_ERR_CONNECT_TIMEOUT':
       return `connecting to ${host} timed out`;
     case 'EHOSTUNREACH':
     case 'ENETUNREACH':
     case 'EADDRNOTAVAIL':
       return `${host} is unreachable`;
-    case 'UND_ERR_HEADERS_OVERFLOW':
+    case 'HPE_HEADER_OVERFLOW':
       return `${host} sent response headers that are too large`;
-    case 'UND_ERR_INFO':
-    case 'UND_ERR_CLOSED':
-    case 'UND_ERR_DESTROYED':
+    case 'ERR_STREAM_PREMATURE_CLOSE':
       return `the connection to ${host} closed unexpectedly`;
     default:
       break;
   }
   const message = error instanceof Error ? error.message : String(error);
   if (code && TLS_CODE.test(code)) return `TLS error with ${host}: ${message}`;
-  if (code?.startsWith('HPE_') || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
-    return `${host} sent an invalid HTTP response (${message})`;
-  }
+  if (code?.startsWith('HPE_')) return `${host} sent an invalid HTTP response (${message})`;
   return `${host} could not be fetched (${message})`;
 }
 

@@ -1,14 +1,14 @@
 /**
  * The one way out of the process over HTTP. Every hop is vetted (parseTarget for the URL, the agent's lookup for
- * the address connected to), redirects are followed here rather than by undici so each hop can be vetted, and
- * one budget bounds the whole exchange.
+ * the address connected to), redirects are followed here so each hop can be vetted, and one budget bounds the
+ * whole exchange.
  */
-import { request } from 'undici';
 import type { Budget } from '../budget.ts';
 import { GlanceError } from '../errors.ts';
-import { decodedBody, release, tooLarge } from './body.ts';
+import { decodedBody, drain, release, tooLarge } from './body.ts';
 import { agentFor, type Resolver } from './connect.ts';
 import { fetchFailure, timedOut, type Attempt } from './errors.ts';
+import { exchange, type RawResponse } from './exchange.ts';
 import { requestHeaders, responseHeaders, withoutCredentials } from './headers.ts';
 import { parseTarget, type AddressPolicy } from './policy.ts';
 
@@ -58,10 +58,8 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 /** Statuses and methods whose responses carry no body, whatever their headers say (RFC 9110 §6.4.1). */
 const BODILESS_STATUSES = new Set([204, 205, 304]);
 
-type RawResponse = Awaited<ReturnType<typeof request>>;
-
-const single = (value: string | string[] | undefined): string | undefined =>
-  Array.isArray(value) ? value[0] : value;
+/** The first of a field's values, as for fields that may appear only once (Location, Content-Length…). */
+const single = (values: string[] | undefined): string | undefined => values?.[0];
 
 /** The next hop of a redirect, vetted like a caller's URL; its refusal says it came from a redirect. */
 function redirectTarget(location: string, from: URL, policy: AddressPolicy): URL {
@@ -82,40 +80,12 @@ function tooManyRedirects(redirects: Redirect[], next: URL, limit: number): Glan
   );
 }
 
-/**
- * undici only acts on an abort once a connection exists, so a resolver or connect that hangs would outlive the
- * budget; this settles at the abort, and a response that arrives later is released unread.
- */
-function untilAborted(pending: Promise<RawResponse>, signal: AbortSignal): Promise<RawResponse> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    pending.then(
-      (response) => {
-        signal.removeEventListener('abort', onAbort);
-        if (signal.aborted) release(response.body);
-        else resolve(response);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-/** Discards a response body we will not read, keeping the connection for reuse when that is cheap. */
-function discard(response: RawResponse): Promise<void> {
-  return response.body.dump().catch(() => undefined);
-}
-
 /** Opens a guarded request; resolves once the final (non-redirect) response's headers are in. */
 export async function openResponse(target: string | URL, options: FetchOptions): Promise<FetchResponse> {
   const { policy, maxBytes } = options;
   const method = options.method ?? 'GET';
   const maxRedirects = options.maxRedirects ?? 10;
-  const dispatcher = agentFor(policy, options.resolver);
+  const agents = agentFor(policy, options.resolver);
   const signal = options.budget.signal();
   const started = performance.now();
   let url = parseTarget(typeof target === 'string' ? target : target.href, policy);
@@ -127,14 +97,14 @@ export async function openResponse(target: string | URL, options: FetchOptions):
     if (signal.aborted) throw timedOut(attempt);
     let response: RawResponse;
     try {
-      response = await untilAborted(request(url, { dispatcher, method, headers, signal }), signal);
+      response = await exchange(url, { agents, method, headers, signal });
     } catch (error) {
       throw fetchFailure(error, attempt);
     }
 
     const location = single(response.headers.location);
     if (REDIRECT_STATUSES.has(response.statusCode) && location) {
-      await discard(response);
+      await drain(response.body);
       const next = redirectTarget(location, url, policy);
       if (redirects.length >= maxRedirects) throw tooManyRedirects(redirects, next, maxRedirects);
       // Only GET and HEAD are sent, and the Fetch standard keeps both through every redirect status.
