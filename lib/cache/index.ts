@@ -5,6 +5,7 @@
  */
 import type { CacheSettings } from '../config.ts';
 import { createLocalCacheStore } from './local.ts';
+import { withMemory } from './memory.ts';
 import { createS3CacheStore } from './s3.ts';
 
 export { cacheHeaders, type CacheHeaderOptions } from './headers.ts';
@@ -43,14 +44,14 @@ export interface CacheStore {
   set(key: string, entry: CacheEntry): Promise<void>;
 }
 
-/** undefined when caching is off. */
+/** undefined when caching is off. Either home is fronted by a small in-memory layer for hot entries. */
 export function createCacheStore(settings: CacheSettings): CacheStore | undefined {
   switch (settings.kind) {
     case 'off':
       return undefined;
     case 'local':
-      return createLocalCacheStore(settings.dir);
+      return withMemory(createLocalCacheStore(settings.dir));
     case 's3':
-      return createS3CacheStore(settings);
+      return withMemory(createS3CacheStore(settings));
   }
 }

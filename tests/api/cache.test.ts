@@ -27,6 +27,19 @@ describe('result cache', () => {
 
   const hitsOf = (path: string) => site.hits.filter((hit) => hit.startsWith(path)).length;
 
+  test('another instance on the same store answers a HIT without fetching (cold Lambdas share work)', async () => {
+    const target = `${site.url}/page?shared`;
+    await service.request(q(target));
+    const cold = await startService({ cacheDir: service.cacheDir });
+    try {
+      const again = await cold.request(q(target));
+      assert.equal(again.headers.get('x-cache-status'), 'HIT');
+      assert.equal(hitsOf('/page?shared'), 1);
+    } finally {
+      await cold.close();
+    }
+  });
+
   test('MISS then HIT with an identical body; order, aliases and defaults do not split the key', async () => {
     const target = `${site.url}/page?a`;
     const first = await service.request(q(target, 'meta.title=true&ttl=1h'));
@@ -89,10 +102,16 @@ describe('result cache', () => {
       const text = await readFile(path, 'utf8').catch(() => undefined);
       if (text !== undefined) await writeFile(path, text.slice(0, Math.floor(text.length / 2)));
     }
-    const again = await service.json(q(target));
-    assert.equal(again.status, 200);
-    assert.equal(again.headers.get('x-cache-status'), 'MISS');
-    assert.equal(hitsOf('/page?e'), 2);
+    // A second instance sharing the folder has no copy in memory: it must read the damaged entry and refuse it.
+    const cold = await startService({ cacheDir: service.cacheDir });
+    try {
+      const again = await cold.json(q(target));
+      assert.equal(again.status, 200);
+      assert.equal(again.headers.get('x-cache-status'), 'MISS');
+      assert.equal(hitsOf('/page?e'), 2);
+    } finally {
+      await cold.close();
+    }
   });
 
   test('caller errors are not cached; embed answers from the cache too', async () => {

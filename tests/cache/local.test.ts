@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createCacheStore } from '../../lib/cache/index.ts';
+import { createLocalCacheStore } from '../../lib/cache/local.ts';
 import { isGlanceError } from '../../lib/errors.ts';
 import { cacheStoreContract, freshKey, sampleEntry } from './contract.ts';
 
@@ -20,7 +21,7 @@ const file = (key: string) => join(dir(), `${key}.json`);
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code;
 
 cacheStoreContract('local', () => ({
-  store: createCacheStore({ kind: 'local', dir: dir() })!,
+  store: createLocalCacheStore(dir()),
   readRaw: (key) => readFile(file(key)).catch((error: unknown) => (codeOf(error) === 'ENOENT' ? undefined : Promise.reject(error))),
   writeRaw: (key, bytes) => writeFile(file(key), bytes),
 }));
@@ -31,7 +32,7 @@ describe('local cache store', () => {
   });
 
   test('writes one file per key and leaves no temporary files', async () => {
-    const store = createCacheStore({ kind: 'local', dir: dir() })!;
+    const store = createLocalCacheStore(dir());
     const key = freshKey();
     await Promise.all(Array.from({ length: 8 }, (_, index) => store.set(key, { ...sampleEntry(), createdAt: index })));
     const names = await readdir(dir());
@@ -41,7 +42,7 @@ describe('local cache store', () => {
   });
 
   test('a reader never sees half an entry while sets are writing it', async () => {
-    const store = createCacheStore({ kind: 'local', dir: join(root, 'atomic') })!;
+    const store = createLocalCacheStore(join(root, 'atomic'));
     const key = freshKey();
     const big = sampleEntry(JSON.stringify({ blob: 'x'.repeat(4 * 1024 * 1024) }));
     let writing = true;
@@ -64,7 +65,7 @@ describe('local cache store', () => {
   test('a folder that cannot be created fails set as EFATAL without naming the path', async () => {
     const blocker = join(root, 'a-file');
     await writeFile(blocker, 'not a folder');
-    const store = createCacheStore({ kind: 'local', dir: join(blocker, 'cache') })!;
+    const store = createLocalCacheStore(join(blocker, 'cache'));
     await assert.rejects(store.set(freshKey(), sampleEntry()), (error) => {
       assert.ok(isGlanceError(error));
       assert.equal(error.code, 'EFATAL');

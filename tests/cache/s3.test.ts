@@ -5,8 +5,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { createCacheStore } from '../../lib/cache/index.ts';
-import { S3_PREFIX } from '../../lib/cache/s3.ts';
+import { createS3CacheStore, S3_PREFIX } from '../../lib/cache/s3.ts';
 import type { CacheSettings } from '../../lib/config.ts';
 import { isGlanceError } from '../../lib/errors.ts';
 import { offlineAws, startS3, type LocalS3 } from '../helpers/s3.ts';
@@ -31,12 +30,12 @@ after(async () => {
   await s3.close();
 });
 
-const settings = (bucket = BUCKET): CacheSettings => ({ kind: 's3', bucket, region: 'us-east-1', endpoint, forcePathStyle: true });
+const settings = (bucket = BUCKET): Extract<CacheSettings, { kind: 's3' }> => ({ kind: 's3', bucket, region: 'us-east-1', endpoint, forcePathStyle: true });
 
 const objectKey = (key: string) => `${S3_PREFIX}${key}.json`;
 
 cacheStoreContract('s3', () => ({
-  store: createCacheStore(settings())!,
+  store: createS3CacheStore(settings()),
   async readRaw(key) {
     try {
       const object = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: objectKey(key) }));
@@ -53,7 +52,7 @@ cacheStoreContract('s3', () => ({
 
 describe('S3 cache store', () => {
   test('a missing bucket fails get and set as EFATAL (a broken deployment is not a miss)', async () => {
-    const store = createCacheStore(settings('no-such-bucket'))!;
+    const store = createS3CacheStore(settings('no-such-bucket'));
     const isFatal = (error: unknown) => {
       assert.ok(isGlanceError(error));
       assert.equal(error.code, 'EFATAL');

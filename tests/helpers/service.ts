@@ -31,16 +31,18 @@ export interface Service {
 
 export interface ServiceOptions {
   allowHosts?: string;
+  /** Share another service's cache folder (a second cold instance of the same deployment). */
+  cacheDir?: string;
   env?: Record<string, string>;
   resolver?: Resolver;
 }
 
-export async function startService({ allowHosts = '127.0.0.1,localhost', env = {}, resolver }: ServiceOptions = {}): Promise<Service> {
+export async function startService({ allowHosts = '127.0.0.1,localhost', cacheDir, env = {}, resolver }: ServiceOptions = {}): Promise<Service> {
   const dir = await mkdtemp(join(tmpdir(), 'glance-service-'));
   let handler: LambdaHandler | undefined;
   // The handler needs the service's own address (the local CDN), known only once it listens.
   const lateHandler: LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => (handler as LambdaHandler)(event, context);
-  const base = { GLANCE_ALLOW_HOSTS: allowHosts, GLANCE_STORAGE_DIR: join(dir, 'assets'), GLANCE_CACHE_DIR: join(dir, 'cache'), ...env };
+  const base = { GLANCE_ALLOW_HOSTS: allowHosts, GLANCE_STORAGE_DIR: join(dir, 'assets'), GLANCE_CACHE_DIR: cacheDir ?? join(dir, 'cache'), ...env };
   const assetsConfig = loadConfig(base);
   const assets = assetsConfig.storage.kind === 'local' ? createStorage(assetsConfig.storage, '') : undefined;
   const server = createLocalServer(lateHandler, { assets });
@@ -53,7 +55,7 @@ export async function startService({ allowHosts = '127.0.0.1,localhost', env = {
   const request = (query: string, init: RequestInit = {}) => fetch(`${url}/?${query}`, { redirect: 'manual', ...init });
   return {
     url,
-    cacheDir: join(dir, 'cache'),
+    cacheDir: cacheDir ?? join(dir, 'cache'),
     request,
     async json(query, init) {
       const response = await request(query, init);
