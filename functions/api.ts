@@ -65,8 +65,9 @@ function lambdaRefresh(config: Config): AppDeps {
 /** `app` lets a caller (the tests) build the app with its own dependencies; by default one is built from config. */
 export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?: App } = {}) {
   const core = app ?? createApp(config, { onUnexpectedError, ...lambdaRefresh(config), ...deps });
-  const http = middy<Event, Result>()
-    .use(captureLambdaHandler(tracer))
+  const http = middy<Event, Result>();
+  if (tracer) http.use(captureLambdaHandler(tracer));
+  http
     .use(injectLambdaContext(logger))
     .use(logMetrics(metrics))
     .use(httpHeaderNormalizer())

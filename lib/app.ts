@@ -6,7 +6,6 @@
 import { createKeyCheck } from './auth.ts';
 import {
   cacheHeaders,
-  cacheKey,
   createCacheStore,
   createLocalRefresher,
   ResultCache,
@@ -21,8 +20,8 @@ import type { ApiRequest, ApiResponse } from './http.ts';
 import { pickPaths } from './paths.ts';
 import { runPipeline, type PipelineDeps } from './pipeline.ts';
 import { PingCache } from './ping/index.ts';
-import { parseQuery } from './query/index.ts';
 import type { Options } from './query/options.ts';
+import { createRequestParser } from './request.ts';
 import { embedResponse, errorResponse, json } from './respond.ts';
 import { createStorage, type Storage } from './storage/index.ts';
 import { Timings } from './timing.ts';
@@ -71,6 +70,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     onError: report,
   });
   const checkKey = createKeyCheck(config.apiKeys);
+  const parse = createRequestParser();
 
   /** The answer for a valid request, cacheable as it is: errors of the target or the pipeline included. */
   async function produce(url: URL, options: Options, timings: Timings, requestId: string): Promise<CachedAnswer> {
@@ -95,11 +95,11 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
         throw new GlanceError('EMETHOD', `The method ${request.method} is not allowed: use GET or HEAD.`);
       }
       if (origin === 'caller') await checkKey?.(request.headers['x-api-key']);
-      const options = parseQuery(request.rawQueryString, request.headers);
+      const { options, key } = parse(request.rawQueryString, request.headers);
       target = options.url;
       const url = parseTarget(options.url, config.policy);
       const outcome = await cache.answer(
-        cacheKey(options),
+        key,
         { ttl: options.ttl, staleTtl: options.staleTtl, force: options.force || origin === 'refresh' },
         () => produce(url, options, timings, request.requestId),
         { rawQueryString: request.rawQueryString, headers: request.headers },
