@@ -56,9 +56,9 @@ export const coldstart: Part = async ({ smoke, log }) => {
 
   const modes: Mode[] = [
     { name: 'tsx, functions/api.ts', nodeArgs: ['--import', 'tsx'], entry: join(ROOT, 'functions', 'api.ts') },
-    // Lambda runs the bundle with NODE_OPTIONS=--enable-source-maps (stacks/), which reads the 7 MB map.
-    { name: 'bundle, --enable-source-maps (as deployed)', nodeArgs: ['--enable-source-maps'], entry: bundle.file },
-    { name: 'bundle, no source maps', nodeArgs: [], entry: bundle.file },
+    // Lambda runs the bundle without --enable-source-maps (stacks/); the row with it shows what the flag would cost.
+    { name: 'bundle, --enable-source-maps (not deployed)', nodeArgs: ['--enable-source-maps'], entry: bundle.file },
+    { name: 'bundle (as deployed)', nodeArgs: [], entry: bundle.file },
   ];
   let sequence = 0;
   const spawn = async (mode: Mode, watch: boolean): Promise<Sample> => {
@@ -120,12 +120,12 @@ export const coldstart: Part = async ({ smoke, log }) => {
   const markers = PUPPETEER_MARKERS.filter((marker) => code.includes(marker));
   metrics['bundlePuppeteerMarkers'] = markers.length;
   const absent = Object.values(watched).every((s) => s.puppeteerModules === 0 && (s.puppeteerModulesAfterControl ?? 0) > 0);
-  const deployedImport = metrics['bundleSourceMaps.importMs']!;
+  const deployedImport = metrics['bundle.importMs']!;
   const targets: Target[] = [
     {
       name: 'handler import (bundle as deployed)',
       goal: `< ${MAX_IMPORT_MS} ms`,
-      measured: `${ms(deployedImport)} (${ms(metrics['bundle.importMs']!)} without source maps; tsx ${ms(metrics['tsx.importMs']!)})`,
+      measured: `${ms(deployedImport)} (${ms(metrics['bundleSourceMaps.importMs']!)} with --enable-source-maps; tsx ${ms(metrics['tsx.importMs']!)})`,
       met: deployedImport < MAX_IMPORT_MS,
     },
     {

@@ -63,7 +63,8 @@ export function Glance({ app, stack }: StackContext) {
     nodejs: {
       format: 'esm',
       minify: true,
-      // Shipped next to the bundle, so NODE_OPTIONS below turns stack traces back into TypeScript lines.
+      // Shipped next to the bundle to map a logged stack back to TypeScript offline. Not loaded at run time:
+      // --enable-source-maps costs ~120 ms of every cold start (bench/RESULTS.md, coldstart).
       sourcemap: true,
       // puppeteer-core breaks when bundled: SST leaves it out and `npm install`s it next to the bundle.
       install: ['puppeteer-core'],
@@ -71,7 +72,6 @@ export function Glance({ app, stack }: StackContext) {
       esbuild: { external: [CHROMIUM_PACKAGE] },
     },
     environment: {
-      NODE_OPTIONS: '--enable-source-maps',
       GLANCE_S3_BUCKET: assets.bucketName,
       GLANCE_S3_REGION: stack.region,
       CDN_URL: assetCdn.url,

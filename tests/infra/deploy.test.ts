@@ -99,7 +99,7 @@ describe('the API function', () => {
     assert.equal(render(env.GLANCE_CACHE_BUCKET), `<${idOf(prod, 'AWS::S3::Bucket', 'Cache')}>`);
     assert.equal(render(env.CDN_URL), `https://<${idOf(prod, 'AWS::CloudFront::Distribution', 'AssetsCdn')}.DomainName>`);
     assert.equal(env.GLANCE_S3_REGION, REGION);
-    assert.equal(env.NODE_OPTIONS, '--enable-source-maps');
+    assert.equal(env.NODE_OPTIONS, undefined, 'no --enable-source-maps: it costs ~120 ms of cold start');
     assert.equal(env.GLANCE_API_KEYS_PARAMETER, undefined, 'no keys configured: an open API');
 
     const configured = envOf(dev);
