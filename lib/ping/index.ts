@@ -18,14 +18,16 @@ export interface PingDeps extends ProbeDeps {
 }
 
 /** Probes of one call running at once; more wait for a slot. */
-const CONCURRENCY = 8;
+const CONCURRENCY = 16;
 /**
- * A candidate still unanswered after this long gets the next one probed beside it. Most probes answer well
- * within it, so the common case costs no extra request; a candidate that ends in a timeout then costs its
- * field about the timeout, not the timeout plus the next probe. Order still decides: the later candidate's
- * answer is used only if the earlier one fails.
+ * A candidate still unanswered after this long has the next HEDGE_WIDTH candidates of its field probed beside it.
+ * Most probes answer within it, so the common case costs no extra request; a field whose first candidates are dead
+ * or slow then costs about one slow probe per HEDGE_WIDTH + 1 candidates instead of one per candidate
+ * (bench/ping), while a slow but live first candidate costs at most HEDGE_WIDTH extra requests. Order still
+ * decides: a later candidate's answer is used only if every earlier one fails.
  */
-const HEDGE_AFTER_MS = 1000;
+const HEDGE_AFTER_MS = 150;
+const HEDGE_WIDTH = 3;
 
 type Slots = <T>(task: () => Promise<T>) => Promise<T>;
 
@@ -58,8 +60,11 @@ function withinBudget<T>(promise: Promise<T | null>, budget: Budget): Promise<T 
 async function firstReachable(urls: readonly string[], probeUrl: (url: string) => Promise<MediaObject | null>): Promise<MediaObject | null> {
   const started: Array<Promise<MediaObject | null>> = [];
   const start = (index: number): Promise<MediaObject | null> => (started[index] ??= probeUrl(urls[index]!));
+  const startNext = (from: number) => {
+    for (let index = from; index < Math.min(urls.length, from + HEDGE_WIDTH); index++) void start(index);
+  };
   for (let index = 0; index < urls.length; index++) {
-    const hedge = index + 1 < urls.length ? setTimeout(() => void start(index + 1), HEDGE_AFTER_MS) : undefined;
+    const hedge = index + 1 < urls.length ? setTimeout(() => startNext(index + 1), HEDGE_AFTER_MS) : undefined;
     const media = await start(index);
     clearTimeout(hedge);
     if (media) return media;
