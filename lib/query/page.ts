@@ -5,29 +5,18 @@ import {
   DEFAULTS,
   MEDIA_TYPES,
   WAIT_UNTIL,
-  type ColorScheme,
-  type MediaType,
+  type Options,
   type ViewportOptions,
   type WaitUntil,
 } from './options.ts';
 import { child, flag, flagOf, list, numberIn, oneOf, parseBoolean, scalar, text } from './read.ts';
 import type { QueryNode } from './tree.ts';
 
-export interface PageOptions {
-  readonly prerender: 'auto' | boolean;
-  readonly device: string;
-  readonly viewport: ViewportOptions;
-  readonly waitUntil: readonly WaitUntil[];
-  readonly waitForSelector: string | undefined;
-  readonly colorScheme: ColorScheme;
-  readonly mediaType: MediaType;
-  readonly javascript: boolean;
-  readonly animations: boolean;
-  readonly click: readonly string[];
-  readonly scroll: readonly string[];
-  readonly styles: readonly string[];
-  readonly scripts: readonly string[];
-}
+export type PageOptions = Pick<
+  Options,
+  'prerender' | 'device' | 'viewport' | 'waitUntil' | 'waitForSelector' | 'colorScheme' | 'mediaType' | 'javascript'
+  | 'animations' | 'click' | 'scroll' | 'styles' | 'scripts'
+>;
 
 const MAX_PIXELS = 10_000;
 
