@@ -26,7 +26,7 @@ const CONCURRENCY = 16;
  * (bench/ping), while a slow but live first candidate costs at most HEDGE_WIDTH extra requests. Order still
  * decides: a later candidate's answer is used only if every earlier one fails.
  */
-const HEDGE_AFTER_MS = 150;
+const HEDGE_AFTER_MS = 120;
 const HEDGE_WIDTH = 3;
 
 type Slots = <T>(task: () => Promise<T>) => Promise<T>;
