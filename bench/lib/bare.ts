@@ -10,20 +10,12 @@
 import type { Browser } from 'puppeteer-core';
 import puppeteer from 'puppeteer-core';
 import { findChromium } from '../../lib/browser/launch.ts';
+import { BARE_CHROMIUM_ARGS } from '../../tests/helpers/browser.ts';
 import { applyOverlay, type Capture } from '../../lib/browser/overlay.ts';
 import type { OverlayOptions } from '../../lib/query/options.ts';
 
-export const BARE_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--no-first-run',
-  '--disable-sync',
-  '--hide-scrollbars',
-  '--mute-audio',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
-];
+/** Glance's own two cosmetic flags on top of the bare ones, so both draw the same pixels. */
+export const BARE_ARGS = [...BARE_CHROMIUM_ARGS, '--hide-scrollbars', '--mute-audio'];
 export const VIEWPORT = { width: 1280, height: 800, deviceScaleFactor: 2 };
 
 export interface Bare {

@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PNG } from 'pngjs';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
-import { q, startService, TEST_BROWSER_ARGS, type Service } from '../helpers/service.ts';
-import { findChromium } from '../../lib/browser/launch.ts';
+import { launchBareBrowser } from '../helpers/browser.ts';
+import { q, startService, type Service } from '../helpers/service.ts';
 
 const PAGE = `<!doctype html><html><head><title>Shot</title><meta name="description" content="A page to capture">
 <style>body{margin:0;background:#fff} #box{width:400px;height:300px;background:rgb(0,128,255)}</style></head>
@@ -21,11 +21,7 @@ describe('screenshot through the service', () => {
   before(async () => {
     site = await startServer({ '/': html(PAGE) });
     service = await startService();
-    user = await puppeteer.launch({
-      executablePath: findChromium(undefined),
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run', '--disable-sync', ...TEST_BROWSER_ARGS],
-    });
+    user = await launchBareBrowser();
   });
   after(async () => {
     await user?.close();

@@ -1,12 +1,13 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import puppeteer, { type Browser } from 'puppeteer-core';
+import type { Browser } from 'puppeteer-core';
 import { PNG } from 'pngjs';
 import { Budget } from '../../lib/budget.ts';
 import { GlanceError } from '../../lib/errors.ts';
 import { AddressPolicy } from '../../lib/fetch/index.ts';
 import { applyOverlay, imageFetcher, type Capture, type OverlayDeps } from '../../lib/browser/overlay.ts';
 import type { OverlayOptions } from '../../lib/query/options.ts';
+import { launchBareBrowser } from '../helpers/browser.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 
 type Rgb = [number, number, number];
@@ -101,19 +102,7 @@ const BLUE: Rgb = [51, 102, 204];
 const ORANGE: Rgb = [255, 136, 0];
 
 before(async () => {
-  browser = await puppeteer.launch({
-    executablePath: '/usr/bin/chromium-headless-shell',
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-      '--disable-sync',
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
-    ],
-  });
+  browser = await launchBareBrowser();
   server = await startServer({
     '/bg.png': (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(png(64, 48, ORANGE)),
     '/octet.png': (_req, res) =>
