@@ -11,7 +11,7 @@
  */
 import './lib/env.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Budget } from '../lib/budget.ts';
+import { Budget } from '../lib/time/budget.ts';
 import { extractMetadata } from '../lib/extract/index.ts';
 import { pingMedia, probe, type PingField } from '../lib/ping/index.ts';
 import { startServer, html, type Route } from '../tests/helpers/server.ts';

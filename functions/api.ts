@@ -11,16 +11,16 @@ import httpHeaderNormalizer from '@middy/http-header-normalizer';
 import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createApp, type App, type AppDeps } from '../lib/app.ts';
-import { createLambdaRefresher, isRefreshEvent, type RefreshEvent } from '../lib/cache/lambda-refresh.ts';
+import { createLambdaRefresher, isRefreshEvent, type RefreshEvent } from '../lib/aws/lambda-refresh.ts';
 import { loadConfig, type Config } from '../lib/config.ts';
-import type { ApiRequest } from '../lib/http.ts';
-import { errorResponse } from '../lib/respond.ts';
+import type { ApiRequest } from '../lib/http/types.ts';
+import { errorResponse } from '../lib/http/respond.ts';
 import { logger, metrics, tracer } from './observability.ts';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
 
-/** Headers a browser script may read cross-origin (CONTRACT §3: the x-* headers are exposed). */
+/** Headers a browser script may read cross-origin (docs/CONTRACT.md §3: the x-* headers are exposed). */
 const EXPOSED_HEADERS = [
   'x-request-id',
   'x-response-time',

@@ -3,7 +3,7 @@
  * a function and served elsewhere, so tests drive it directly). Data flows one way:
  * method and key → query → target check → cache → pipeline (load, extract, capture, store) → respond.
  */
-import { createKeyCheck } from './auth.ts';
+import { createKeyCheck } from './http/api-keys.ts';
 import {
   cacheHeaders,
   createCacheStore,
@@ -16,15 +16,15 @@ import {
 import type { Config } from './config.ts';
 import { GlanceError } from './errors.ts';
 import { parseTarget, type Resolver } from './fetch/index.ts';
-import type { ApiRequest, ApiResponse } from './http.ts';
-import { pickPaths } from './paths.ts';
-import { runPipeline, type PipelineDeps } from './pipeline.ts';
+import type { ApiRequest, ApiResponse } from './http/types.ts';
+import { pickPaths } from './http/data-paths.ts';
+import { runPipeline, type PipelineDeps } from './pipeline/index.ts';
 import { PingCache } from './ping/index.ts';
 import type { Options } from './query/options.ts';
-import { createRequestParser } from './request.ts';
-import { embedResponse, errorResponse, json } from './respond.ts';
+import { createRequestParser } from './http/parse-request.ts';
+import { embedResponse, errorResponse, json } from './http/respond.ts';
 import { createStorage, type Storage } from './storage/index.ts';
-import { Timings } from './timing.ts';
+import { Timings } from './time/timings.ts';
 
 export interface AppDeps {
   /** DNS for targets; tests inject one to make public-looking names resolve where they like. */

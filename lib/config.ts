@@ -2,7 +2,7 @@
  * Configuration is read from the environment once, validated, frozen and passed down. Nothing below lib/
  * reads process.env.
  */
-import { AddressPolicy } from './fetch/policy.ts';
+import { AddressPolicy } from './guard/policy.ts';
 
 export interface Config {
   /** Port of the local service. */

@@ -1,5 +1,5 @@
 /**
- * The error catalogue (CONTRACT §3): every failure a caller can see has a stable code, an HTTP status and a
+ * The error catalogue (docs/CONTRACT.md §3): every failure a caller can see has a stable code, an HTTP status and a
  * JSend status. Foreign errors (undici, DNS, the browser, S3) are translated into these at the module that
  * meets them; anything that reaches the handler untranslated becomes EFATAL.
  */

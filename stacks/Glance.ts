@@ -15,7 +15,7 @@ import { buildChromiumLayer, CHROMIUM_PACKAGE } from './chromium-layer.ts';
 import { apiKeysStatements, bucketStatements, selfInvokeStatement } from './permissions.ts';
 import { readSettings } from './settings.ts';
 
-/** A cached answer lives at most `ttl`, and `ttl` is at most 31 days (CONTRACT §2). */
+/** A cached answer lives at most `ttl`, and `ttl` is at most 31 days (docs/CONTRACT.md §2). */
 const CACHE_EXPIRY = Duration.days(31);
 
 function privateBucket(scope: Construct, id: string, props: BucketProps = {}): Bucket {
@@ -55,7 +55,7 @@ export function Glance({ app, stack }: StackContext) {
     architecture: 'x86_64',
     // Chromium wants memory, and Lambda gives CPU in proportion to it.
     memorySize: 2048,
-    // The request budget is 28 s (CONTRACT §2); the function gets a little more to answer ETIMEOUT itself.
+    // The request budget is 28 s (docs/CONTRACT.md §2); the function gets a little more to answer ETIMEOUT itself.
     timeout: 30,
     tracing: 'active',
     logRetention: 'one_month',

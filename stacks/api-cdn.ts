@@ -1,11 +1,11 @@
 /**
  * The CloudFront distribution in front of the HTTP API. The function says how long an answer may be kept
- * (`cache-control: public, max-age=0, s-maxage=<ttl>[, stale-while-revalidate=<staleTtl>]`, CONTRACT §3), so the
+ * (`cache-control: public, max-age=0, s-maxage=<ttl>[, stale-while-revalidate=<staleTtl>]`, docs/CONTRACT.md §3), so the
  * cache policy only bounds it (min 0, default 0: an answer without s-maxage is not kept; max 31 days, the largest
  * `ttl`) and defines what makes two requests the same: the whole query string, plus the API key when keys exist.
  *
  * Headers: `x-api-key` is forwarded (and keyed when keys are configured, so one caller's answer is never served to
- * a caller without a key). `x-api-header-*` (CONTRACT §2 `headers`) is NOT forwarded: CloudFront can neither
+ * a caller without a key). `x-api-header-*` (docs/CONTRACT.md §2 `headers`) is NOT forwarded: CloudFront can neither
  * forward nor key a header prefix, and forwarding them unkeyed would serve an answer fetched with one caller's
  * cookie or authorization to everybody. Through this distribution, send target headers as `headers.<name>=`
  * query parameters (part of the key); the raw HTTP API address still accepts `x-api-header-*`.
@@ -33,7 +33,7 @@ import type { Construct } from 'constructs';
 import { customDomainProps } from './assets.ts';
 import type { CustomDomain } from './settings.ts';
 
-/** The longest `ttl` a request may ask for (CONTRACT §2). */
+/** The longest `ttl` a request may ask for (docs/CONTRACT.md §2). */
 export const MAX_TTL = Duration.days(31);
 
 export interface ApiCdn {

@@ -1,14 +1,14 @@
 /**
- * What happens between loading and capturing (CONTRACT §2), in this order: animations stopped, `styles`,
+ * What happens between loading and capturing (docs/CONTRACT.md §2), in this order: animations stopped, `styles`,
  * `scripts`, `waitForSelector`, `click`, `scroll`, `waitForTimeout`; then, just before a capture, web fonts and
  * visible images are waited for (briefly). Page actions are best effort, as in Microlink: a click target that
  * does not exist or a stylesheet that does not load is skipped, not a failed request.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Page } from 'puppeteer-core';
-import type { Budget } from '../budget.ts';
+import type { Budget } from '../time/budget.ts';
 import type { Options } from '../query/options.ts';
-import { capped } from './cap.ts';
+import { capped } from '../time/capped.ts';
 import { browserTimeout, invalidSelector, isTimeout } from './errors.ts';
 import { FIRST_INVALID_SELECTOR, FONTS_AND_IMAGES, inPage, NO_ANIMATIONS_CSS, SCROLL_INTO_VIEW } from './inpage.ts';
 import type { OpenPage } from './page.ts';

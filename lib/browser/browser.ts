@@ -6,8 +6,8 @@
 import type { Browser } from 'puppeteer-core';
 import type { Config } from '../config.ts';
 import { GlanceError } from '../errors.ts';
-import type { AddressPolicy } from '../fetch/policy.ts';
-import { capped } from './cap.ts';
+import type { AddressPolicy } from '../guard/policy.ts';
+import { capped } from '../time/capped.ts';
 import { launchChromium } from './launch.ts';
 import { startProxy, type GuardedProxy } from './proxy.ts';
 

@@ -1,9 +1,9 @@
 /**
- * Screenshots and PDFs of a loaded page (CONTRACT §5, §2 `pdf`). Reported sizes are read from the encoded
+ * Screenshots and PDFs of a loaded page (docs/CONTRACT.md §5, §2 `pdf`). Reported sizes are read from the encoded
  * image itself: viewport × deviceScaleFactor for a plain capture, the element's box × scale for `element`.
  */
 import type { ScreenshotOptions as PuppeteerScreenshotOptions } from 'puppeteer-core';
-import type { Budget } from '../budget.ts';
+import type { Budget } from '../time/budget.ts';
 import { GlanceError, invalidParam } from '../errors.ts';
 import type { PdfOptions, ScreenshotOptions, ScreenshotType } from '../query/options.ts';
 import { settle } from './actions.ts';

@@ -1,5 +1,5 @@
 /**
- * Device presets (CONTRACT §2 `device`, `viewport`): Puppeteer's known devices plus desktop presets, matched
+ * Device presets (docs/CONTRACT.md §2 `device`, `viewport`): Puppeteer's known devices plus desktop presets, matched
  * without case. The known-devices table is a plain data module of puppeteer-core with no imports (~1 ms to
  * load), so a name can be checked without loading the browser stack.
  */

@@ -6,10 +6,10 @@
  * it by a capture reserve, so a slow page still leaves time to capture what loaded.
  */
 import type { Browser } from 'puppeteer-core';
-import type { Budget } from '../budget.ts';
+import type { Budget } from '../time/budget.ts';
 import type { Config } from '../config.ts';
 import { GlanceError } from '../errors.ts';
-import type { Resolver } from '../fetch/connect.ts';
+import type { Resolver } from '../guard/lookup.ts';
 import { DEFAULTS, type Options, type ScreenshotOptions, type ScreenshotType } from '../query/options.ts';
 import { checkSelectors, prepare, settle } from './actions.ts';
 import { BrowserHost } from './browser.ts';
@@ -205,7 +205,7 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
   return { render, renderHtml, getBrowser: () => host.getBrowser(), close: () => host.closeBrowser() };
 }
 
-/** Microlink's pdf defaults, for a render asked for a PDF without pdf options (CONTRACT §2). */
+/** Microlink's pdf defaults, for a render asked for a PDF without pdf options (docs/CONTRACT.md §2). */
 function pdfDefaults() {
   const margin = DEFAULTS.pdf.margin;
   return {

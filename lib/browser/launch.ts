@@ -72,7 +72,7 @@ function glanceArgs(proxyUrl: string): string[] {
     '--disable-sync',
     '--no-first-run',
     '--no-pings',
-    // Every request goes through the guarded proxy (proxy.ts), which applies CONTRACT §7 on the address it
+    // Every request goes through the guarded proxy (proxy.ts), which applies docs/CONTRACT.md §7 on the address it
     // connects to. Pages run in contexts with a proxy of their own; this one only serves the default context.
     `--proxy-server=${proxyUrl}`,
     // Chromium bypasses proxies for loopback implicitly; `<-loopback>` removes that exception, so 127.0.0.1

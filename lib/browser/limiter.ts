@@ -2,7 +2,7 @@
  * At most `size` pages render at once (a page costs most of a core); the others queue, first come first
  * served, and a request whose budget runs out while queued leaves the queue with EBRWSRTIMEOUT.
  */
-import type { Budget } from '../budget.ts';
+import type { Budget } from '../time/budget.ts';
 import { GlanceError } from '../errors.ts';
 
 export class Limiter {

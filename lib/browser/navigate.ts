@@ -1,10 +1,10 @@
 /**
- * Loading the target (CONTRACT §2 `waitUntil`) and reporting its main response. `auto` is: the document, then
+ * Loading the target (docs/CONTRACT.md §2 `waitUntil`) and reporting its main response. `auto` is: the document, then
  * `load` for at most AUTO_LOAD_CAP_MS, then a short network-idle wait, so a page with one request that never
  * ends is still captured (what loaded); an explicit waitUntil that is not met within budget is EBRWSRTIMEOUT.
  */
 import type { HTTPRequest, HTTPResponse, PuppeteerLifeCycleEvent } from 'puppeteer-core';
-import type { Budget } from '../budget.ts';
+import type { Budget } from '../time/budget.ts';
 import { GlanceError } from '../errors.ts';
 import { responseHeaders } from '../fetch/headers.ts';
 import type { WaitUntil } from '../query/options.ts';
@@ -31,7 +31,7 @@ const AUTO_LOAD_CAP_MS = 5_000;
 /** `auto`'s network-idle wait: this much quiet, waited for at most AUTO_IDLE_CAP_MS. */
 const AUTO_IDLE_MS = 150;
 const AUTO_IDLE_CAP_MS = 750;
-/** CONTRACT §3: more hops than this is EMAXREDIRECTS, as for the fetcher. */
+/** docs/CONTRACT.md §3: more hops than this is EMAXREDIRECTS, as for the fetcher. */
 const MAX_REDIRECTS = 10;
 
 function redirectsOf(response: HTTPResponse): Redirect[] {

@@ -1,5 +1,5 @@
 /**
- * `screenshot.overlay` (CONTRACT §5): the capture framed in a browser window drawn by Glance and/or set on a
+ * `screenshot.overlay` (docs/CONTRACT.md §5): the capture framed in a browser window drawn by Glance and/or set on a
  * background. One self-contained HTML document is rendered: the capture and any background image are inlined as
  * data: URLs and a Content-Security-Policy forbids every other load, so the render touches no network.
  *

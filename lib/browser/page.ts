@@ -4,14 +4,14 @@
  * Dialogs are dismissed so they cannot stall a page; a crashed page or browser gets one retry in a new context.
  */
 import type { Browser, BrowserContext, MediaFeature, Page } from 'puppeteer-core';
-import type { Budget } from '../budget.ts';
+import type { Budget } from '../time/budget.ts';
 import { GlanceError } from '../errors.ts';
-import type { Resolver } from '../fetch/connect.ts';
+import type { Resolver } from '../guard/lookup.ts';
 import { requestHeaders } from '../fetch/headers.ts';
-import type { AddressPolicy } from '../fetch/policy.ts';
+import type { AddressPolicy } from '../guard/policy.ts';
 import type { ColorScheme, MediaType } from '../query/options.ts';
 import type { BrowserHost } from './browser.ts';
-import { capped } from './cap.ts';
+import { capped } from '../time/capped.ts';
 import type { Viewport } from './devices.ts';
 import { browserTimeout, isGone } from './errors.ts';
 import { startProxy, type GuardedProxy } from './proxy.ts';

@@ -1,5 +1,5 @@
 /**
- * The address rules (CONTRACT §7) inside the browser: Chromium sends every request of a page (documents,
+ * The address rules (docs/CONTRACT.md §7) inside the browser: Chromium sends every request of a page (documents,
  * subresources, iframes, redirects, fetch/XHR, websockets, WebRTC's TURN over TCP) through this forward proxy,
  * which vets it exactly as the fetcher does: `parseTarget` for the URL (IP literals, `localhost`), then
  * `guardedLookup` on the address actually connected to. A refused request fails inside the page (403 to
@@ -13,9 +13,9 @@ import { createServer, request as httpRequest, Agent, type IncomingMessage, type
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { GlanceError } from '../errors.ts';
-import { guardedLookup, systemResolver, type Resolver } from '../fetch/connect.ts';
+import { guardedLookup, systemResolver, type Resolver } from '../guard/lookup.ts';
 import { fetchFailure } from '../fetch/errors.ts';
-import { parseTarget, type AddressPolicy } from '../fetch/policy.ts';
+import { parseTarget, type AddressPolicy } from '../guard/policy.ts';
 
 export interface ProxyOptions {
   policy: AddressPolicy;

@@ -6,9 +6,9 @@
 import type { CacheSettings } from '../config.ts';
 import { createLocalCacheStore } from './local.ts';
 import { withMemory } from './memory.ts';
-import { createS3CacheStore } from './s3.ts';
+import { createS3CacheStore } from '../aws/s3-cache.ts';
 
-export { cacheHeaders, type CacheHeaderOptions } from './headers.ts';
+export { cacheHeaders, type CacheHeaderOptions } from './cache-control.ts';
 export { cacheKey } from './key.ts';
 export { createLocalRefresher, type LocalRefresher, type Refresh, type RefreshJob, type RefreshRequest } from './refresh.ts';
 export {

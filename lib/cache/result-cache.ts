@@ -1,5 +1,5 @@
 /**
- * The whole cache policy in one place (CONTRACT §2 `ttl`, `staleTtl`, `force`; §3 `x-cache-status`).
+ * The whole cache policy in one place (docs/CONTRACT.md §2 `ttl`, `staleTtl`, `force`; §3 `x-cache-status`).
  *
  * - HIT: an entry younger than its lifetime (and than `staleTtl`, when set).
  * - STALE: older than `staleTtl` but within its lifetime: answered at once, and one background refresh asked for.

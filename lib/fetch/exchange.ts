@@ -6,7 +6,7 @@
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import type { Agents } from './connect.ts';
+import type { Agents } from './agents.ts';
 
 export interface ExchangeOptions {
   agents: Agents;

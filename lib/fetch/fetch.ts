@@ -3,16 +3,17 @@
  * the address connected to), redirects are followed here so each hop can be vetted, and one budget bounds the
  * whole exchange.
  */
-import type { Budget } from '../budget.ts';
+import type { Budget } from '../time/budget.ts';
 import { GlanceError } from '../errors.ts';
 import { decodedBody, drain, release, tooLarge } from './body.ts';
-import { agentFor, type Resolver } from './connect.ts';
+import { agentFor } from './agents.ts';
+import type { Resolver } from '../guard/lookup.ts';
 import { fetchFailure, timedOut, type Attempt } from './errors.ts';
 import { exchange, type RawResponse } from './exchange.ts';
 import { requestHeaders, responseHeaders, withoutCredentials } from './headers.ts';
-import { parseTarget, type AddressPolicy } from './policy.ts';
+import { parseTarget, type AddressPolicy } from '../guard/policy.ts';
 
-export type { Resolver } from './connect.ts';
+export type { Resolver } from '../guard/lookup.ts';
 
 export interface Redirect {
   statusCode: number;

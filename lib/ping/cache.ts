@@ -1,10 +1,10 @@
 /**
- * Ping results by field and URL, in process, for a few minutes (CONTRACT §4.6): every request for a page pings
+ * Ping results by field and URL, in process, for a few minutes (docs/CONTRACT.md §4.6): every request for a page pings
  * its media again, and every page of a site pings the same logo. A failure lives shorter, as a dead URL may
  * come back. Entries are bounded, the least recently used leaving first, and concurrent lookups of one key
  * share one probe. One cache serves one address policy (the process's), which is why the key omits it.
  */
-import type { MediaObject } from '../media.ts';
+import type { MediaObject } from '../media/object.ts';
 import type { ProbeOutcome } from './probe.ts';
 
 export interface PingCacheOptions {

@@ -1,11 +1,11 @@
 /**
- * `ping` (CONTRACT §4): every URL-valued media field is checked and enriched from what its server sends.
+ * `ping` (docs/CONTRACT.md §4): every URL-valued media field is checked and enriched from what its server sends.
  * Each field walks its candidates in order and keeps the first reachable one; all fields (and the candidates
  * a slow one makes us try) probe at once, a few at a time, so a request's ping time is about its slowest
  * probe rather than their sum.
  */
-import type { Budget } from '../budget.ts';
-import { mediaFromUrl, type MediaObject } from '../media.ts';
+import type { Budget } from '../time/budget.ts';
+import { mediaFromUrl, type MediaObject } from '../media/object.ts';
 import type { PingCache } from './cache.ts';
 import { probeOutcome, type PingField, type ProbeDeps, type ProbeOutcome } from './probe.ts';
 

@@ -1,5 +1,5 @@
 /**
- * One media URL: reachable or not, and what it is (CONTRACT §4.5).
+ * One media URL: reachable or not, and what it is (docs/CONTRACT.md §4.5).
  *
  * One request answers both: a GET with `Range: bytes=0-65535`. Its status says reachable, its content-range
  * (or content-length) the size, its first bytes the type, dimensions and duration. No HEAD is sent: it would
@@ -8,11 +8,11 @@
  * reading stops after the first bytes all the same. Further ranged GETs happen only for the few formats whose
  * facts lie further in (see source.ts).
  */
-import type { Budget } from '../budget.ts';
+import type { Budget } from '../time/budget.ts';
 import { GlanceError } from '../errors.ts';
 import { openResponse, type AddressPolicy, type FetchOptions, type FetchResponse, type Resolver } from '../fetch/index.ts';
-import { typeFromContentType, typeFromUrl, type MediaObject } from '../media.ts';
-import { prettyBytes } from '../size.ts';
+import { typeFromContentType, typeFromUrl, type MediaObject } from '../media/object.ts';
+import { prettyBytes } from '../media/pretty.ts';
 import { avFacts } from './av/index.ts';
 import { prettyDuration, roundDuration } from './duration.ts';
 import { imageDimensions } from './image/index.ts';

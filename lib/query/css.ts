@@ -31,7 +31,7 @@ function isHttpUrl(value: string): boolean {
   }
 }
 
-/** A CSS colour, a gradient, or an http(s) image URL (CONTRACT §5 `overlay.background`). */
+/** A CSS colour, a gradient, or an http(s) image URL (docs/CONTRACT.md §5 `overlay.background`). */
 export function isOverlayBackground(value: string): boolean {
   if (isHttpUrl(value)) return !/[\s"'()\\<>]/.test(value);
   if (UNSAFE.test(value) || !balanced(value)) return false;

@@ -1,4 +1,4 @@
-/** The features that enrich extracted data: `ping` (CONTRACT §4) and `iframe`. */
+/** The features that enrich extracted data: `ping` (docs/CONTRACT.md §4) and `iframe`. */
 import type { IframeOptions, PingOptions } from './options.ts';
 import { child, feature, flagOf, numberIn } from './read.ts';
 import type { QueryNode } from './tree.ts';

@@ -1,11 +1,11 @@
 /**
  * The query string (API Gateway's `rawQueryString`, or the local service's equivalent) plus the request
- * headers → one frozen, validated Options object (CONTRACT §1, §2), or a GlanceError naming the parameter.
+ * headers → one frozen, validated Options object (docs/CONTRACT.md §1, §2), or a GlanceError naming the parameter.
  */
 import { GlanceError, invalidParam } from '../errors.ts';
 import { readData } from './data-rules.ts';
 import { readIframe, readPing } from './enrich.ts';
-import { readHeaders } from './headers.ts';
+import { readHeaders } from './target-headers.ts';
 import { readMeta } from './meta.ts';
 import type { Options } from './options.ts';
 import { readOutput } from './output.ts';

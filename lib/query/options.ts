@@ -1,5 +1,5 @@
 /**
- * The typed, validated options of one request (CONTRACT §2), as `parseQuery` answers them: every default is
+ * The typed, validated options of one request (docs/CONTRACT.md §2), as `parseQuery` answers them: every default is
  * applied, so a consumer only meets `undefined` where the contract has no default, and the whole object is
  * frozen.
  */

@@ -1,4 +1,4 @@
-/** What the answer carries: `embed` (one field instead of the envelope, CONTRACT §6) and `filter`. */
+/** What the answer carries: `embed` (one field instead of the envelope, docs/CONTRACT.md §6) and `filter`. */
 import { invalidParam } from '../errors.ts';
 import { child, list, text } from './read.ts';
 import type { QueryNode } from './tree.ts';

@@ -1,5 +1,5 @@
 /**
- * `screenshot` (CONTRACT §5), including Microlink's legacy flat keys: top-level `element`, `fullPage`, `type`,
+ * `screenshot` (docs/CONTRACT.md §5), including Microlink's legacy flat keys: top-level `element`, `fullPage`, `type`,
  * `quality`, `omitBackground` and `overlay.*` apply to the screenshot when it is on (they never turn it on,
  * and are ignored when it is off). Given both ways with different values, the request is refused.
  */

@@ -1,5 +1,5 @@
 /**
- * The raw query string → a tree of keys (CONTRACT §1). `screenshot.overlay.browser=dark` and
+ * The raw query string → a tree of keys (docs/CONTRACT.md §1). `screenshot.overlay.browser=dark` and
  * `screenshot[overlay][browser]=dark` both give root → screenshot → overlay → browser with the value `dark`;
  * numeric keys (`waitUntil.0`) are plain children that the readers turn into lists. Children live in Maps,
  * so no key can reach an object prototype, and the segments that pollute prototypes elsewhere are refused

@@ -4,7 +4,7 @@
  */
 import type { StorageSettings } from '../config.ts';
 import { createLocalStorage } from './local.ts';
-import { createS3Storage } from './s3.ts';
+import { createS3Storage } from '../aws/s3-storage.ts';
 
 export { ASSET_CACHE_CONTROL, isStorageKey } from './keys.ts';
 

@@ -3,9 +3,9 @@
  * query parser, and readers for the stored bytes (PNG pixels, JPEG size, PDF page boxes).
  */
 import { PNG } from 'pngjs';
-import { Budget } from '../../lib/budget.ts';
+import { Budget } from '../../lib/time/budget.ts';
 import { loadConfig } from '../../lib/config.ts';
-import type { Resolver } from '../../lib/fetch/connect.ts';
+import type { Resolver } from '../../lib/guard/lookup.ts';
 import { createRenderer, type RenderRequest, type RenderResult, type Renderer } from '../../lib/browser/index.ts';
 import { parseQuery } from '../../lib/query/index.ts';
 

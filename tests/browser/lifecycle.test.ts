@@ -8,8 +8,8 @@ import { after, before, describe, test } from 'node:test';
 import { BrowserHost } from '../../lib/browser/browser.ts';
 import type { Renderer } from '../../lib/browser/index.ts';
 import { withPage, type PageSetup } from '../../lib/browser/page.ts';
-import { Budget } from '../../lib/budget.ts';
-import { AddressPolicy } from '../../lib/fetch/policy.ts';
+import { Budget } from '../../lib/time/budget.ts';
+import { AddressPolicy } from '../../lib/guard/policy.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { codeOf, pixel, png, render, TEST_ARGS, testRenderer } from './helpers.ts';
 

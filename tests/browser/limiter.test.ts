@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { Limiter } from '../../lib/browser/limiter.ts';
-import { Budget } from '../../lib/budget.ts';
+import { Budget } from '../../lib/time/budget.ts';
 
 test('at most `size` holders; the next in line gets the slot when one is released', async () => {
   const limiter = new Limiter(2);

@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'puppeteer-core';
 import { PNG } from 'pngjs';
-import { Budget } from '../../lib/budget.ts';
+import { Budget } from '../../lib/time/budget.ts';
 import { GlanceError } from '../../lib/errors.ts';
 import { AddressPolicy } from '../../lib/fetch/index.ts';
 import { applyOverlay, imageFetcher, type Capture, type OverlayDeps } from '../../lib/browser/overlay.ts';

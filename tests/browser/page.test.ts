@@ -1,5 +1,5 @@
 /**
- * Page options with visible effects (CONTRACT §2): each test reads the captured pixels or HTML, so an option
+ * Page options with visible effects (docs/CONTRACT.md §2): each test reads the captured pixels or HTML, so an option
  * that silently did nothing fails.
  */
 import assert from 'node:assert/strict';

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { request, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { AddressPolicy } from '../../lib/fetch/policy.ts';
+import { AddressPolicy } from '../../lib/guard/policy.ts';
 import { startProxy, type GuardedProxy } from '../../lib/browser/proxy.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
 

@@ -1,5 +1,5 @@
 /**
- * CONTRACT §7 inside the browser. The policy exempts only the name `public.test` (resolved by an injected
+ * docs/CONTRACT.md §7 inside the browser. The policy exempts only the name `public.test` (resolved by an injected
  * resolver to 127.0.0.1); 127.0.0.1 itself is not exempt. A page at public.test points every kind of request at
  * the private address, and the servers there must see nothing, while the capture still succeeds.
  */
@@ -8,7 +8,7 @@ import { createSocket, type Socket as UdpSocket } from 'node:dgram';
 import { createServer, type Server } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import type { Renderer } from '../../lib/browser/index.ts';
-import type { Resolver } from '../../lib/fetch/connect.ts';
+import type { Resolver } from '../../lib/guard/lookup.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { codeOf, render, testRenderer } from './helpers.ts';
 

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
-import { Budget } from '../../lib/budget.ts';
+import { Budget } from '../../lib/time/budget.ts';
 import { fetchPage, openResponse } from '../../lib/fetch/index.ts';
 import { startServer, type Route, type TestServer } from '../helpers/server.ts';
 import { options, rejectsWith } from './setup.ts';

@@ -6,9 +6,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Budget } from '../../lib/budget.ts';
+import { Budget } from '../../lib/time/budget.ts';
 import { fetchPage, openResponse } from '../../lib/fetch/index.ts';
-import { AddressPolicy } from '../../lib/fetch/policy.ts';
+import { AddressPolicy } from '../../lib/guard/policy.ts';
 import { html, startServer, type Route, type TestServer } from '../helpers/server.ts';
 import { fixedResolver, options, rejectsWith } from './setup.ts';
 

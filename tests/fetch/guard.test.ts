@@ -6,8 +6,9 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { LookupAddress } from 'node:dns';
 import { fetchPage } from '../../lib/fetch/index.ts';
-import { agentFor, guardedLookup } from '../../lib/fetch/connect.ts';
-import { AddressPolicy } from '../../lib/fetch/policy.ts';
+import { agentFor } from '../../lib/fetch/agents.ts';
+import { guardedLookup } from '../../lib/guard/lookup.ts';
+import { AddressPolicy } from '../../lib/guard/policy.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { fixedResolver, options, rejectsWith } from './setup.ts';
 

@@ -1,9 +1,9 @@
 /** Shared pieces of the fetch tests: options with an exemption for the local test servers, and error checks. */
 import assert from 'node:assert/strict';
-import { Budget } from '../../lib/budget.ts';
+import { Budget } from '../../lib/time/budget.ts';
 import { GlanceError, type ErrorCode } from '../../lib/errors.ts';
 import type { FetchOptions, Resolver } from '../../lib/fetch/index.ts';
-import { AddressPolicy } from '../../lib/fetch/policy.ts';
+import { AddressPolicy } from '../../lib/guard/policy.ts';
 
 export const USER_AGENT = 'GlanceTest/1.0 (like Chrome)';
 

@@ -1,6 +1,6 @@
 /** Routes serving bytes the way real media servers do (Range or not), and the deps every ping test uses. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AddressPolicy } from '../../lib/fetch/policy.ts';
+import { AddressPolicy } from '../../lib/guard/policy.ts';
 import type { PingDeps } from '../../lib/ping/index.ts';
 import type { Route } from '../helpers/server.ts';
 

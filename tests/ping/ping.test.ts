@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { Budget } from '../../lib/budget.ts';
+import { Budget } from '../../lib/time/budget.ts';
 import { PingCache, pingMedia, type PingField } from '../../lib/ping/index.ts';
 import { html, startServer, type Route, type TestServer } from '../helpers/server.ts';
 import * as make from './fixtures.ts';

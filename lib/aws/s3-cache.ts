@@ -1,0 +1,52 @@
+/** Cached answers in a private S3 bucket, one object per key under `results/`. */
+import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { GlanceError } from '../errors.ts';
+import { createS3Client, isNoSuchKey, s3Failure, type S3Settings } from './s3-client.ts';
+import { decodeEntry, encodeEntry, entryName, isCacheKey } from '../cache/entry.ts';
+import type { CacheStore } from '../cache/index.ts';
+
+/** Where entries live in the bucket; a bucket lifecycle rule may expire this prefix after the longest ttl. */
+export const S3_PREFIX = 'results/';
+
+const fatal = (action: string, error: unknown) => s3Failure(`${action} a cached answer`, error);
+
+export function createS3CacheStore(settings: S3Settings): CacheStore {
+  const { bucket } = settings;
+    // A cache read sits in front of every request: a slow bucket must turn into a miss quickly, not a hung
+    // request (without throwOnRequestTimeout the SDK only logs a warning and keeps waiting).
+  const client = createS3Client(settings, { connectionTimeout: 1_000, requestTimeout: 3_000 });
+  const objectKey = (key: string) => `${S3_PREFIX}${entryName(key)}`;
+
+  return {
+    async get(key) {
+      if (!isCacheKey(key)) return undefined;
+      let text: string | undefined;
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }));
+        text = await object.Body?.transformToString('utf8');
+      } catch (error) {
+        // Only a missing key is a miss; NoSuchBucket is also a 404 but means the deployment is broken.
+        if (isNoSuchKey(error)) return undefined;
+        throw fatal('read', error);
+      }
+      return text === undefined ? undefined : decodeEntry(text);
+    },
+
+    async set(key, entry) {
+      if (!isCacheKey(key)) throw new GlanceError('EFATAL', 'Refused to cache an answer under a malformed key.');
+      try {
+        // A PUT replaces the whole object at once: readers see the old or the new entry, never a mix.
+        await client.send(
+          new PutObjectCommand({
+            Bucket: bucket,
+            Key: objectKey(key),
+            Body: encodeEntry(entry),
+            ContentType: 'application/json; charset=utf-8',
+          }),
+        );
+      } catch (error) {
+        throw fatal('store', error);
+      }
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/** Storage in an S3 bucket (deployed behind CloudFront, which answers `${cdnUrl}/${key}`). */
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+import { createS3Client, isNoSuchKey, s3Failure, type S3Settings } from './s3-client.ts';
+import type { Storage } from '../storage/index.ts';
+import { ASSET_CACHE_CONTROL, contentKey, contentTypeOf, isStorageKey, outOfTime } from '../storage/keys.ts';
+
+const statusOf = (error: unknown): number | undefined =>
+  (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
+
+const fatal = (action: string, error: unknown) => s3Failure(`${action} the asset`, error);
+
+export function createS3Storage(settings: S3Settings, cdnUrl: string): Storage {
+  const { bucket } = settings;
+  const client = createS3Client(settings, { connectionTimeout: 2_000, requestTimeout: 5_000 });
+
+  async function exists(key: string, abortSignal: AbortSignal | undefined): Promise<boolean> {
+    try {
+      await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal });
+      return true;
+    } catch (error) {
+      // HEAD answers have no body, so a missing key is only a 404; a missing bucket then fails the PUT.
+      if (statusOf(error) === 404) return false;
+      throw error;
+    }
+  }
+
+  return {
+    async put(body, type, abortSignal) {
+      const { key, contentType } = contentKey(body, type);
+      try {
+        abortSignal?.throwIfAborted();
+        if (!(await exists(key, abortSignal))) {
+          await client.send(
+            new PutObjectCommand({
+              Bucket: bucket,
+              Key: key,
+              Body: body,
+              ContentType: contentType,
+              CacheControl: ASSET_CACHE_CONTROL,
+            }),
+            { abortSignal },
+          );
+        }
+      } catch (error) {
+        throw abortSignal?.aborted ? outOfTime(error) : fatal('store', error);
+      }
+      return { key, url: `${cdnUrl}/${key}`, size: body.length, contentType };
+    },
+
+    async get(key) {
+      if (!isStorageKey(key)) return undefined;
+      try {
+        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        const bytes = await object.Body?.transformToByteArray();
+        return {
+          body: Buffer.from(bytes ?? []),
+          contentType: object.ContentType ?? contentTypeOf(key),
+          cacheControl: object.CacheControl ?? ASSET_CACHE_CONTROL,
+        };
+      } catch (error) {
+        // Only a missing key is "absent"; NoSuchBucket is also a 404 but means the deployment is broken.
+        if (isNoSuchKey(error)) return undefined;
+        throw fatal('read', error);
+      }
+    },
+  };
+}

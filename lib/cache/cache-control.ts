@@ -1,0 +1,41 @@
+/**
+ * The caching headers of an answer (docs/CONTRACT.md §3). `s-maxage` and `stale-while-revalidate` follow RFC 5861 so an
+ * edge cache (CloudFront) behaves like ResultCache: fresh until `staleTtl`, then served stale while one request
+ * revalidates, and never kept past `ttl` in all. Both count from now, not from when the answer was made, which is
+ * why no `Age` header is sent alongside them.
+ */
+import type { CacheOutcome } from './result-cache.ts';
+
+const seconds = (ms: number): number => Math.max(0, Math.floor(ms / 1000));
+
+export interface CacheHeaderOptions {
+  /**
+   * false when the answer depends on something an edge cache does not key on (x-api-header-* request headers,
+   * e.g. a cookie): then only the caller's own cache may keep it. Default true.
+   */
+  readonly shared?: boolean;
+}
+
+/** `x-cache-status`, `x-cache-ttl` (the answer's effective lifetime in ms, as Microlink echoes it) and
+ *  `cache-control`; they replace any the answer carries. */
+export function cacheHeaders(outcome: CacheOutcome, { shared = true }: CacheHeaderOptions = {}): Record<string, string> {
+  const headers: Record<string, string> = { 'x-cache-status': outcome.status };
+  if (outcome.ttl <= 0) {
+    headers['cache-control'] = 'no-store';
+    return headers;
+  }
+  headers['x-cache-ttl'] = String(outcome.ttl);
+  if (!shared) {
+    headers['cache-control'] = 'private, no-store';
+    return headers;
+  }
+  const remaining = Math.max(0, outcome.ttl - outcome.age);
+  if (outcome.staleTtl === false) {
+    headers['cache-control'] = `public, max-age=0, s-maxage=${seconds(remaining)}`;
+    return headers;
+  }
+  const fresh = Math.min(remaining, Math.max(0, outcome.staleTtl - outcome.age));
+  headers['cache-control'] =
+    `public, max-age=0, s-maxage=${seconds(fresh)}, stale-while-revalidate=${seconds(remaining - fresh)}`;
+  return headers;
+}

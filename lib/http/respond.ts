@@ -1,0 +1,65 @@
+/** Turns results and errors into the contract's payloads (docs/CONTRACT.md §3, §6). */
+import { GlanceError, isGlanceError } from '../errors.ts';
+import type { ApiResponse } from './types.ts';
+import { getPath } from './data-paths.ts';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export interface Envelope {
+  status: 'success';
+  data: Record<string, unknown>;
+  statusCode: number | null;
+  redirects: Array<{ statusCode: number; url: string }>;
+  headers: Record<string, string>;
+}
+
+export const json = (statusCode: number, payload: unknown, headers: Record<string, string> = {}): ApiResponse => ({
+  statusCode,
+  headers: { 'content-type': JSON_TYPE, ...headers },
+  body: JSON.stringify(payload),
+});
+
+/**
+ * `embed`: the addressed field instead of the envelope. A URL under a `url` key answers 302 so the request
+ * address itself works as `<img src>`, CSS `url()`, a Markdown image or an og:image value.
+ */
+export function embedResponse(envelope: Envelope, path: string, headers: Record<string, string>): ApiResponse {
+  const value = getPath(envelope.data, path);
+  if (value === undefined || value === null) {
+    throw new GlanceError('EINVALEMBED', `The \`embed\` field \`${path}\` is absent or null for this page.`, {
+      data: { embed: `\`${path}\` is not present in the response data` },
+    });
+  }
+  if (typeof value === 'string' && path.split('.').at(-1) === 'url' && /^https?:\/\//i.test(value)) {
+    return { statusCode: 302, headers: { ...headers, location: value }, body: '' };
+  }
+  if (typeof value === 'object') return json(200, value, headers);
+  return { statusCode: 200, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, body: String(value) };
+}
+
+export interface ErrorContext {
+  requestId: string;
+  docsUrl: string;
+  target: string | undefined;
+}
+
+/** The error payload. Anything that is not a GlanceError is ours: EFATAL, with no detail beyond the request id. */
+export function errorResponse(error: unknown, { requestId, docsUrl, target }: ErrorContext): ApiResponse {
+  const known = isGlanceError(error)
+    ? error
+    : new GlanceError('EFATAL', `An unexpected error occurred. It was logged with request id ${requestId}.`);
+  const headers: Record<string, string> = { 'cache-control': 'no-store' };
+  if (known.code === 'EMETHOD') headers.allow = 'GET, HEAD, OPTIONS';
+  return json(
+    known.statusCode,
+    {
+      status: known.status,
+      code: known.code,
+      message: known.message,
+      more: docsUrl,
+      url: target ?? null,
+      data: known.data ?? {},
+    },
+    headers,
+  );
+}

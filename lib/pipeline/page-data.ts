@@ -1,0 +1,39 @@
+/**
+ * Builds the response's `data` from a loaded page: the requested metadata fields, each present (null if absent),
+ * and for each media field the URLs a ping may try, best first.
+ */
+import { extractMetadata, type MetaField } from '../extract/index.ts';
+import type { LoadedPage } from '../fetch/document.ts';
+import type { PingField } from '../ping/index.ts';
+
+const MEDIA_FIELDS = ['image', 'logo', 'audio', 'video'] as const satisfies readonly PingField[];
+
+export interface PageData {
+  /** Text fields set; media fields null until pinged (or shaped raw). */
+  data: Record<string, unknown>;
+  /** Per requested media field: every candidate when pinged, else only the extracted value (docs/CONTRACT.md §4.3). */
+  media: Partial<Record<PingField, string[]>>;
+}
+
+export function buildData(page: LoadedPage, fields: readonly MetaField[], ping: Record<PingField, boolean>): PageData {
+  const data: Record<string, unknown> = Object.fromEntries(fields.map((field) => [field, null]));
+  const media: Partial<Record<PingField, string[]>> = {};
+  const wanted = MEDIA_FIELDS.filter((field) => fields.includes(field));
+  const { content } = page;
+  if (content.kind === 'html') {
+    const { values, candidates } = extractMetadata({ html: content.html, url: page.url }, fields);
+    for (const field of fields) if (!isMedia(field)) data[field] = values[field];
+    for (const field of wanted) {
+      const value = values[field];
+      // Unpinged, a guess such as /favicon.ico is not reported: only what the page declared.
+      media[field] = ping[field] ? candidates[field] : value ? [value] : [];
+    }
+    return { data, media };
+  }
+  // A direct link is its own media: `image` for an image URL, and so on (docs/CONTRACT.md §3).
+  if (fields.includes('url')) data.url = page.url;
+  for (const field of wanted) media[field] = content.kind === 'media' && content.media === field ? [page.url] : [];
+  return { data, media };
+}
+
+const isMedia = (field: MetaField): field is PingField => (MEDIA_FIELDS as readonly string[]).includes(field);
