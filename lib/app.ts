@@ -24,6 +24,7 @@ import type { Options } from './query/options.ts';
 import { createRequestParser } from './http/parse-request.ts';
 import { embedResponse, errorResponse, json } from './http/respond.ts';
 import { createStorage, type Storage } from './storage/index.ts';
+import { Budget } from './time/budget.ts';
 import { Timings } from './time/timings.ts';
 
 export interface AppDeps {
@@ -73,9 +74,11 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   const parse = createRequestParser();
 
   /** The answer for a valid request, cacheable as it is: errors of the target or the pipeline included. */
-  async function produce(url: URL, options: Options, timings: Timings, requestId: string): Promise<CachedAnswer> {
+  async function produce(url: URL, options: Options, budget: Budget, timings: Timings, requestId: string): Promise<CachedAnswer> {
     try {
-      const { envelope, mode, loadMs } = await withinTimeout(options.timeout, runPipeline(url, options, timings, pipeline));
+      const { envelope, mode, loadMs } = await budget.race(runPipeline(url, options, budget, timings, pipeline), () => {
+        throw new GlanceError('ETIMEOUT', `The request did not complete within its timeout of ${options.timeout} ms.`);
+      });
       if (options.filter) envelope.data = pickPaths(envelope.data, options.filter);
       const headers: Record<string, string> = { 'x-fetch-mode': mode };
       if (loadMs !== undefined) headers['x-fetch-time'] = `${Math.round(loadMs)}ms`;
@@ -83,6 +86,9 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     } catch (error) {
       if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, requestId);
       return errorResponse(error, { requestId, docsUrl: config.docsUrl, target: options.url });
+    } finally {
+      // Whatever is still running for this answer (a hedged probe, an upload) stops once it is decided.
+      budget.abort();
     }
   }
 
@@ -98,10 +104,12 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       const { options, key } = parse(request.rawQueryString, request.headers);
       target = options.url;
       const url = parseTarget(options.url, config.policy);
+      // One clock for the whole request, started when it arrived (docs/CONTRACT.md §2 `timeout`).
+      const budget = Budget.until(request.receivedAt + options.timeout);
       const outcome = await cache.answer(
         key,
         { ttl: options.ttl, staleTtl: options.staleTtl, force: options.force || origin === 'refresh' },
-        () => produce(url, options, timings, request.requestId),
+        () => produce(url, options, budget, timings, request.requestId),
         { rawQueryString: request.rawQueryString, headers: request.headers },
       );
       // An answer shaped by x-api-header-* (a cookie, say) is not one an edge cache may share.
@@ -129,20 +137,4 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       if (renderer) await (await renderer).close();
     },
   };
-}
-
-/** The whole request ends by `timeout`, whatever a step does (each step also has its own sub-budget). */
-async function withinTimeout<T>(timeoutMs: number, work: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new GlanceError('ETIMEOUT', `The request did not complete within its timeout of ${timeoutMs} ms.`)),
-      timeoutMs,
-    );
-  });
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
 }

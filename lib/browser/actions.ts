@@ -6,9 +6,8 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Page } from 'puppeteer-core';
-import type { Budget } from '../time/budget.ts';
+import { Budget } from '../time/budget.ts';
 import type { Options } from '../query/options.ts';
-import { capped } from '../time/capped.ts';
 import { browserTimeout, invalidSelector, isTimeout } from './errors.ts';
 import { FIRST_INVALID_SELECTOR, FONTS_AND_IMAGES, inPage, NO_ANIMATIONS_CSS, SCROLL_INTO_VIEW } from './inpage.ts';
 import type { OpenPage } from './page.ts';
@@ -28,7 +27,7 @@ const isAddress = (value: string): boolean => /^https?:\/\/\S+$/i.test(value.tri
  * never answer (a stylesheet that hangs; page timers are off with javascript=false).
  */
 const bounded = <T>(work: Promise<T>, ms: number): Promise<T | undefined> =>
-  capped(work.catch(() => undefined), ms, undefined);
+  Budget.cap(work.catch(() => undefined), ms, undefined);
 
 /**
  * Every selector of the request, checked before anything is loaded: a malformed one is EINVALQUERY naming its

@@ -10,7 +10,7 @@ import type { Budget } from '../time/budget.ts';
 import type { Config } from '../config.ts';
 import { GlanceError } from '../errors.ts';
 import type { Resolver } from '../guard/lookup.ts';
-import { DEFAULTS, type Options, type ScreenshotOptions, type ScreenshotType } from '../query/options.ts';
+import { DEFAULTS, type Options, type OverlayOptions, type ScreenshotOptions } from '../query/options.ts';
 import { checkSelectors, prepare, settle } from './actions.ts';
 import { BrowserHost } from './browser.ts';
 import { printPdf, screenshot, type Screenshot } from './capture.ts';
@@ -18,7 +18,8 @@ import { clampViewport, resolveDevice } from './devices.ts';
 import { browserTimeout } from './errors.ts';
 import { Limiter } from './limiter.ts';
 import { navigate, type Redirect } from './navigate.ts';
-import { withPage, type PageEnv, type PageSetup } from './page.ts';
+import { applyOverlay, imageFetcher, type OverlayDeps } from './overlay.ts';
+import { withPage, type OpenPage, type PageEnv, type PageSetup } from './page.ts';
 
 export { FULL_PAGE_MAX_PIXELS, ELEMENT_WAIT_MS } from './capture.ts';
 export { resolveDevice, deviceNames } from './devices.ts';
@@ -52,21 +53,8 @@ export interface RendererDeps {
   extraArgs?: readonly string[] | undefined;
 }
 
-export interface HtmlShotOptions {
-  type: ScreenshotType;
-  quality?: number;
-  omitBackground?: boolean;
-}
-
 export interface Renderer {
   render(request: RenderRequest): Promise<RenderResult>;
-  /** Screenshot of an HTML string (the overlay compositor's); same wrapper, no network: use data: URLs. */
-  renderHtml(
-    html: string,
-    viewport: { width: number; height: number; deviceScaleFactor: number },
-    options: HtmlShotOptions,
-    budget: Budget,
-  ): Promise<Buffer>;
   /** The running browser (launching it if needed); for tests and diagnostics. */
   getBrowser(): Promise<Browser>;
   /** Closes the browser; the next render launches a new one. */
@@ -95,20 +83,6 @@ function selectorsOf(options: Options, shot: ScreenshotOptions | undefined): Arr
     ...options.scroll.map((selector): [string, string] => ['scroll', selector]),
     ...(shot?.element ? [['screenshot.element', shot.element] as [string, string]] : []),
   ];
-}
-
-/** `work` within `budget`, else EBRWSRTIMEOUT (the work itself goes on, e.g. a launch the next request uses). */
-async function within<T>(work: Promise<T>, budget: Budget, subject: string, phase: string): Promise<T> {
-  const budgetMs = budget.remaining();
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(browserTimeout(subject, phase, budgetMs)), Math.max(1, budgetMs));
-  });
-  try {
-    return await Promise.race([work, expired]);
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 export function createRenderer({ config, resolver, extraArgs }: RendererDeps): Renderer {
@@ -141,7 +115,9 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
     const release = await limiter.acquire(budget);
     try {
       lap('queue');
-      await within(host.getBrowser(), budget, url.href, 'while starting, before loading');
+      await budget.race(host.getBrowser(), () => {
+        throw browserTimeout(url.href, 'while starting, before loading', budget.remaining());
+      });
       lap('launch');
       return await withPage(env, budget, setup, async (open) => {
         open.subject = url.href;
@@ -156,7 +132,10 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
         lap('actions');
         const result: RenderResult = { ...navigation, refused: [], timings };
         if (capture.html) result.html = await open.page.content();
-        if (shot) result.screenshot = await screenshot(open, shot, emulation.viewport, budget);
+        if (shot) {
+          const captured = await screenshot(open, shot, emulation.viewport, budget);
+          result.screenshot = shot.overlay ? await frame(open, captured, shot.overlay, shot.quality, budget) : captured;
+        }
         if (capture.pdf) result.pdf = await printPdf(open, options.pdf || pdfDefaults(), budget);
         lap('capture');
         result.refused = open.proxy.refused.map((failure) => failure.target);
@@ -167,42 +146,32 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
     }
   }
 
-  async function renderHtml(
-    html: string,
-    viewport: { width: number; height: number; deviceScaleFactor: number },
-    options: HtmlShotOptions,
-    budget: Budget,
-  ): Promise<Buffer> {
-    const setup: PageSetup = {
-      viewport: clampViewport({ ...viewport, isMobile: false, hasTouch: false, isLandscape: false }),
+  /** The overlay (lib/browser/overlay.ts), drawn in the capture's own page: no second page, context or proxy. */
+  async function frame(open: OpenPage, capture: Screenshot, overlay: OverlayOptions, quality: number, budget: Budget): Promise<Screenshot> {
+    const fetchImage = imageFetcher({
+      policy: config.policy,
+      budget,
       userAgent: config.userAgent,
-      colorScheme: 'no-preference',
-      mediaType: 'screen',
-      javascript: true,
-      reducedMotion: true,
-      headers: {},
-      offline: true,
+      maxBytes: config.maxBodyBytes,
+      resolver,
+    });
+    const renderHtml: OverlayDeps['renderHtml'] = async (html, viewport, options) => {
+      const { page } = open;
+      open.phase = 'while drawing the overlay';
+      // The overlay document is inert (its CSP allows data: images only); a page with scripts off draws it too.
+      await page.setJavaScriptEnabled(true);
+      await page.goto('about:blank', { timeout: Math.max(1, budget.remaining()) });
+      await page.setViewport(clampViewport({ ...viewport, isMobile: false, hasTouch: false, isLandscape: false }));
+      await page.setContent(html, { waitUntil: 'load', timeout: Math.max(1, budget.remaining()) });
+      await settle(open, 0, viewport.height, budget);
+      const { type, quality, omitBackground = false } = options;
+      return Buffer.from(await page.screenshot({ type, omitBackground, ...(type === 'jpeg' && quality !== undefined ? { quality } : {}) }));
     };
-    const release = await limiter.acquire(budget);
-    try {
-      await within(host.getBrowser(), budget, 'an HTML snippet', 'while starting');
-      return await withPage(env, budget, setup, async (open) => {
-        open.subject = 'an HTML snippet';
-        open.phase = 'while loading';
-        await open.page.setContent(html, { waitUntil: 'load', timeout: Math.max(1, budget.remaining()) });
-        await settle(open, 0, setup.viewport.height, budget);
-        open.phase = 'while capturing';
-        const { type, quality, omitBackground = false } = options;
-        return Buffer.from(
-          await open.page.screenshot({ type, omitBackground, ...(type === 'jpeg' && quality !== undefined ? { quality } : {}) }),
-        );
-      });
-    } finally {
-      release();
-    }
+    const framed = await applyOverlay(capture, overlay, capture.deviceScaleFactor, quality, { renderHtml, fetchImage });
+    return { ...framed, deviceScaleFactor: 1 };
   }
 
-  return { render, renderHtml, getBrowser: () => host.getBrowser(), close: () => host.closeBrowser() };
+  return { render, getBrowser: () => host.getBrowser(), close: () => host.closeBrowser() };
 }
 
 /** Microlink's pdf defaults, for a render asked for a PDF without pdf options (docs/CONTRACT.md §2). */

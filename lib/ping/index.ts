@@ -48,15 +48,6 @@ function limiter(size: number): Slots {
   };
 }
 
-/** `promise`, or null once `budget` runs out (a shared in-flight probe may have started with a longer one). */
-function withinBudget<T>(promise: Promise<T | null>, budget: Budget): Promise<T | null> {
-  let timer: NodeJS.Timeout | undefined;
-  const expiry = new Promise<null>((resolve) => {
-    timer = setTimeout(() => resolve(null), budget.remaining());
-  });
-  return Promise.race([promise, expiry]).finally(() => clearTimeout(timer));
-}
-
 async function firstReachable(urls: readonly string[], probeUrl: (url: string) => Promise<MediaObject | null>): Promise<MediaObject | null> {
   const started: Array<Promise<MediaObject | null>> = [];
   const start = (index: number): Promise<MediaObject | null> => (started[index] ??= probeUrl(urls[index]!));
@@ -89,7 +80,8 @@ export async function pingMedia(
     const run = (): Promise<ProbeOutcome> => slots(() => probeOutcome(url, field, budget, deps));
     const shared = deps.cache ? deps.cache.through(`${field} ${url}`, run) : run().then((outcome) => outcome.media);
     try {
-      const media = await withinBudget(shared, budget);
+      // A shared in-flight probe may have started with a longer budget than this request's.
+      const media = await budget.race(shared, () => null);
       // Cached objects are shared between requests; each caller gets its own to extend.
       return media && { ...media };
     } catch {

@@ -1,23 +1,41 @@
 /**
- * One time budget per request, split into sub-budgets (browserless' habit): every outbound call gets a
- * deadline derived from the request's `timeout` instead of a magic number of its own.
+ * One time budget per request, created when the request arrives and split into sub-budgets (browserless'
+ * habit): every outbound call gets a deadline derived from it instead of a magic number of its own. `race` is
+ * the one way to bound a promise by a deadline; `signal` is the one way to tell an outbound call to stop. Both
+ * end when the budget runs out or when it is `abort`ed (the answer was sent, or the service is stopping), and a
+ * sub-budget ends with its parent.
  */
+const ENDED = Symbol('ended');
+
 export class Budget {
   readonly deadline: number;
   readonly #clock: () => number;
+  readonly #parent: Budget | undefined;
+  #controller: AbortController | undefined;
 
-  constructor(ms: number, clock: () => number = Date.now, deadline?: number) {
+  constructor(ms: number, clock: () => number = Date.now, deadline?: number, parent?: Budget) {
     this.#clock = clock;
     this.deadline = deadline ?? clock() + ms;
+    this.#parent = parent;
   }
 
-  /** Milliseconds left, never negative. */
+  /** A budget ending at an absolute time (epoch ms), e.g. `timeout` after the request arrived. */
+  static until(deadline: number, clock: () => number = Date.now): Budget {
+    return new Budget(0, clock, deadline);
+  }
+
+  /** Milliseconds left, never negative; none once aborted. */
   remaining(): number {
+    if (this.aborted) return 0;
     return Math.max(0, this.deadline - this.#clock());
   }
 
   get expired(): boolean {
     return this.remaining() === 0;
+  }
+
+  get aborted(): boolean {
+    return (this.#controller?.signal.aborted ?? false) || (this.#parent?.aborted ?? false);
   }
 
   /**
@@ -26,11 +44,56 @@ export class Budget {
    */
   slice(ms: number = Infinity, reserve = 0): Budget {
     const end = Math.min(this.#clock() + ms, this.deadline - reserve);
-    return new Budget(0, this.#clock, Math.max(this.#clock(), end));
+    return new Budget(0, this.#clock, Math.max(this.#clock(), end), this);
   }
 
-  /** An AbortSignal that fires when this budget runs out. */
+  /** Ends this budget (and its sub-budgets) now: their signals fire and their races give up. */
+  abort(reason?: unknown): void {
+    this.#own().abort(reason);
+  }
+
+  /** An AbortSignal that fires when this budget runs out or is aborted (its own or a parent's). */
   signal(): AbortSignal {
-    return AbortSignal.timeout(Math.max(1, this.remaining()));
+    return AbortSignal.any([this.#aborts(), AbortSignal.timeout(Math.max(1, this.remaining()))]);
+  }
+
+  /**
+   * `work`, or what `onExpired` gives once this budget ends first: a fallback value, or an error it throws.
+   * The timer is always cleared, so a finished race keeps nothing alive; `work` itself goes on (a launch the
+   * next request uses, say) unless the caller also passed it `signal()`.
+   */
+  async race<T, F = never>(work: Promise<T>, onExpired: () => F): Promise<T | F> {
+    work.catch(() => undefined);
+    if (this.expired) return onExpired();
+    const aborts = this.#aborts();
+    let timer: NodeJS.Timeout | undefined;
+    let end: (() => void) | undefined;
+    const ended = new Promise<typeof ENDED>((resolve) => {
+      end = () => resolve(ENDED);
+      timer = setTimeout(end, this.remaining());
+      aborts.addEventListener('abort', end, { once: true });
+    });
+    try {
+      const first = await Promise.race([work, ended]);
+      return first === ENDED ? onExpired() : (first as T);
+    } finally {
+      clearTimeout(timer);
+      if (end) aborts.removeEventListener('abort', end);
+    }
+  }
+
+  /** Fires when this budget or one of its parents is aborted (not when time runs out). */
+  #aborts(): AbortSignal {
+    const own = this.#own().signal;
+    return this.#parent ? AbortSignal.any([own, this.#parent.#aborts()]) : own;
+  }
+
+  #own(): AbortController {
+    return (this.#controller ??= new AbortController());
+  }
+
+  /** `work` bounded by `ms` alone, with a fallback: for best-effort steps (closing a context, waiting for fonts). */
+  static cap<T, F>(work: Promise<T>, ms: number, fallback: F): Promise<T | F> {
+    return new Budget(ms).race(work, () => fallback);
   }
 }

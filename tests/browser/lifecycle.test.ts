@@ -105,18 +105,25 @@ describe('browser lifecycle', () => {
     });
   });
 
-  test('renderHtml draws an HTML string at the given size, with no network', async () => {
+  test('the overlay is drawn in the capture\'s own page: one page per render, no network for the frame', async () => {
+    const browser = await renderer.getBrowser();
+    let pages = 0;
+    const count = (target: { type(): string }) => void (target.type() === 'page' && (pages += 1));
+    browser.on('targetcreated', count);
     const hits = site.hits.length;
-    const body = await renderer.renderHtml(
-      `<style>body{margin:0;background:rgb(255,0,0)}</style><img src="${site.url}/">`,
-      { width: 300, height: 200, deviceScaleFactor: 2 },
-      { type: 'png' },
-      new Budget(5000),
-    );
-    const image = png(body);
-    assert.deepEqual([image.width, image.height], [600, 400]);
-    assert.deepEqual(pixel(image, 300, 300), [255, 0, 0, 255]);
-    assert.equal(site.hits.length, hits);
+    try {
+      const result = await render(renderer, `${site.url}/`, 'screenshot.overlay.background=rgb(255,0,0)&viewport.width=300&viewport.height=200&viewport.deviceScaleFactor=1');
+      const image = png(result.screenshot!.body);
+      // 300 px wide window on a background with a margin of max(40 px, 8 %) on each side.
+      assert.deepEqual([image.width, image.height], [380, 280]);
+      assert.deepEqual(pixel(image, 2, 2), [255, 0, 0, 255]);
+      assert.deepEqual(pixel(image, 190, 140), [0, 128, 0, 255]);
+      assert.deepEqual([result.screenshot!.width, result.screenshot!.height], [380, 280]);
+    } finally {
+      browser.off('targetcreated', count);
+    }
+    assert.equal(pages, 1);
+    assert.equal(site.hits.length, hits + 1);
   });
 
   test('at most two pages at once; the others queue and all finish', async () => {

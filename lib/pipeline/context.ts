@@ -1,0 +1,66 @@
+/**
+ * What the steps of one request share: the request (URL, options), its one budget and timings, what has been
+ * loaded so far, the `data` being built and the captures waiting to be stored. Each step reads what earlier
+ * steps left and adds its own part; nothing else carries state between them.
+ */
+import type { Config } from '../config.ts';
+import type { MetaField } from '../extract/index.ts';
+import type { Resolver } from '../fetch/index.ts';
+import type { LoadedPage } from '../fetch/document.ts';
+import type { PingCache, PingField } from '../ping/index.ts';
+import type { Options } from '../query/options.ts';
+import type { Storage } from '../storage/index.ts';
+import type { Budget } from '../time/budget.ts';
+import type { Timings } from '../time/timings.ts';
+
+type Renderer = import('../browser/index.ts').Renderer;
+type Rendered = Awaited<ReturnType<Renderer['render']>>;
+
+export interface PipelineDeps {
+  readonly config: Config;
+  readonly storage: Storage;
+  /** Chromium, imported and started on first call only: a metadata-only request never loads puppeteer. */
+  readonly renderer: () => Promise<Renderer>;
+  readonly resolver?: Resolver | undefined;
+  /** Ping results shared across requests, so repeated media URLs are not fetched again. */
+  readonly pingCache: PingCache;
+}
+
+export type FetchMode = 'fetch' | 'prerender' | 'skipped';
+
+/** What the answer can show, given `embed` and `filter`: work for anything else is not done. */
+export interface Wanted {
+  /** Metadata fields to extract (the requested ones the output can show). */
+  readonly fields: readonly MetaField[];
+  readonly screenshot: boolean;
+  readonly pdf: boolean;
+}
+
+export interface Context {
+  readonly url: URL;
+  readonly options: Options;
+  readonly budget: Budget;
+  readonly timings: Timings;
+  readonly deps: PipelineDeps;
+  readonly wanted: Wanted;
+  mode: FetchMode;
+  page: LoadedPage | undefined;
+  /** The response's `data`, field by field. */
+  readonly data: Record<string, unknown>;
+  /** Per media field, the URLs a ping may try, best first (set by extraction). */
+  media: Partial<Record<PingField, string[]>>;
+  captures: Pick<Rendered, 'screenshot' | 'pdf'>;
+}
+
+/** One stage of the pipeline: `wants` says from the context whether it has work to do, `run` does it. */
+export interface Step {
+  readonly name: string;
+  wants(ctx: Context): boolean;
+  run(ctx: Context): Promise<void>;
+}
+
+/**
+ * Time kept back from loading for extraction, capture and answering, so a slow target ends in a precise error
+ * rather than the whole request's ETIMEOUT.
+ */
+export const ANSWER_RESERVE_MS = 250;

@@ -1,0 +1,15 @@
+/** Loads the target with the guarded fetcher when only metadata is wanted: the fast path, no browser. */
+import { loadPage } from '../../fetch/document.ts';
+import { ANSWER_RESERVE_MS, type Step } from '../context.ts';
+
+export const fetch: Step = {
+  name: 'fetch',
+  wants: ({ page, wanted }) => page === undefined && wanted.fields.length > 0,
+  async run(ctx) {
+    const { url, options, budget, deps } = ctx;
+    ctx.mode = 'fetch';
+    ctx.page = await ctx.timings.measure('fetch', () =>
+      loadPage(url, { config: deps.config, budget: budget.slice(Infinity, ANSWER_RESERVE_MS), headers: options.headers, resolver: deps.resolver }),
+    );
+  },
+};

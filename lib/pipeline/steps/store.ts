@@ -1,0 +1,23 @@
+/** Puts the screenshot and PDF in storage; their media objects are complete without a ping (docs/CONTRACT.md §4). */
+import { mediaFromStored } from '../../media/object.ts';
+import type { Step } from '../context.ts';
+
+const CONTENT_TYPES = { png: 'image/png', jpeg: 'image/jpeg' } as const;
+
+export const store: Step = {
+  name: 'store',
+  wants: ({ captures }) => captures.screenshot !== undefined || captures.pdf !== undefined,
+  async run(ctx) {
+    const { captures, budget, deps, data } = ctx;
+    await ctx.timings.measure('store', async () => {
+      const signal = budget.signal();
+      const { screenshot, pdf } = captures;
+      const [shot, document] = await Promise.all([
+        screenshot && deps.storage.put(screenshot.body, CONTENT_TYPES[screenshot.type], signal),
+        pdf && deps.storage.put(pdf.body, 'application/pdf', signal),
+      ]);
+      if (screenshot && shot) data.screenshot = { ...mediaFromStored(shot), width: screenshot.width, height: screenshot.height };
+      if (document) data.pdf = mediaFromStored(document);
+    });
+  },
+};
