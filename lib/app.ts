@@ -15,7 +15,7 @@ import {
 } from './cache/index.ts';
 import type { Config } from './config.ts';
 import { GlanceError } from './errors.ts';
-import { parseTarget, type Resolver } from './fetch/index.ts';
+import { parseTarget, type Resolver, type VettedUrl } from './fetch/index.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import { pickPaths } from './http/data-paths.ts';
 import { runPipeline, type PipelineDeps } from './pipeline/index.ts';
@@ -74,7 +74,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   const parse = createRequestParser();
 
   /** The answer for a valid request, cacheable as it is: errors of the target or the pipeline included. */
-  async function produce(url: URL, options: Options, budget: Budget, timings: Timings, requestId: string): Promise<CachedAnswer> {
+  async function produce(url: VettedUrl, options: Options, budget: Budget, timings: Timings, requestId: string): Promise<CachedAnswer> {
     try {
       const { envelope, mode, loadMs } = await budget.race(runPipeline(url, options, budget, timings, pipeline), () => {
         throw new GlanceError('ETIMEOUT', `The request did not complete within its timeout of ${options.timeout} ms.`);
@@ -101,7 +101,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
         throw new GlanceError('EMETHOD', `The method ${request.method} is not allowed: use GET or HEAD.`);
       }
       if (origin === 'caller') await checkKey?.(request.headers['x-api-key']);
-      const { options, key } = parse(request.rawQueryString, request.headers);
+      const { options, key } = await parse(request.rawQueryString, request.headers);
       target = options.url;
       const url = parseTarget(options.url, config.policy);
       // One clock for the whole request, started when it arrived (docs/CONTRACT.md §2 `timeout`).

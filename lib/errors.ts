@@ -18,7 +18,6 @@ export const ERRORS = {
   EBRWSRTIMEOUT: 504,
   ETIMEOUT: 504,
   EMETHOD: 405,
-  ERATE: 429,
   EAUTH: 401,
   EFATAL: 500,
 } as const;

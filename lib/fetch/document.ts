@@ -6,6 +6,7 @@ import type { Budget } from '../time/budget.ts';
 import type { Config } from '../config.ts';
 import { decodeHtml } from './charset.ts';
 import { openResponse, type Redirect, type Resolver } from './index.ts';
+import type { VettedUrl } from '../guard/policy.ts';
 
 export interface LoadedPage {
   url: string;
@@ -31,7 +32,7 @@ const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 const VAGUE_TYPES = new Set(['', 'text/plain', 'application/octet-stream', 'binary/octet-stream']);
 const HTML_START = /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html|head|body|meta|title|link|script)\b/i;
 
-export async function loadPage(url: URL, { config, budget, headers, resolver }: LoadOptions): Promise<LoadedPage> {
+export async function loadPage(url: VettedUrl, { config, budget, headers, resolver }: LoadOptions): Promise<LoadedPage> {
   const response = await openResponse(url, {
     policy: config.policy,
     budget,

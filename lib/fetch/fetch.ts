@@ -11,7 +11,7 @@ import type { Resolver } from '../guard/lookup.ts';
 import { fetchFailure, timedOut, type Attempt } from './errors.ts';
 import { exchange, type RawResponse } from './exchange.ts';
 import { requestHeaders, responseHeaders, withoutCredentials } from './headers.ts';
-import { parseTarget, type AddressPolicy } from '../guard/policy.ts';
+import { parseTarget, type AddressPolicy, type VettedUrl } from '../guard/policy.ts';
 
 export type { Resolver } from '../guard/lookup.ts';
 
@@ -63,7 +63,7 @@ const BODILESS_STATUSES = new Set([204, 205, 304]);
 const single = (values: string[] | undefined): string | undefined => values?.[0];
 
 /** The next hop of a redirect, vetted like a caller's URL; its refusal says it came from a redirect. */
-function redirectTarget(location: string, from: URL, policy: AddressPolicy): URL {
+function redirectTarget(location: string, from: URL, policy: AddressPolicy): VettedUrl {
   let resolved: string;
   try {
     resolved = new URL(location, from).href;
@@ -82,14 +82,14 @@ function tooManyRedirects(redirects: Redirect[], next: URL, limit: number): Glan
 }
 
 /** Opens a guarded request; resolves once the final (non-redirect) response's headers are in. */
-export async function openResponse(target: string | URL, options: FetchOptions): Promise<FetchResponse> {
+export async function openResponse(target: string | VettedUrl, options: FetchOptions): Promise<FetchResponse> {
   const { policy, maxBytes } = options;
   const method = options.method ?? 'GET';
   const maxRedirects = options.maxRedirects ?? 10;
   const agents = agentFor(policy, options.resolver);
   const signal = options.budget.signal();
   const started = performance.now();
-  let url = parseTarget(typeof target === 'string' ? target : target.href, policy);
+  let url = typeof target === 'string' ? parseTarget(target, policy) : target;
   let headers = requestHeaders(options.userAgent, options.headers);
   const redirects: Redirect[] = [];
 
@@ -149,7 +149,7 @@ export async function openResponse(target: string | URL, options: FetchOptions):
 }
 
 /** openResponse, then the whole body (within maxBytes and the budget). */
-export async function fetchPage(target: string | URL, options: FetchOptions): Promise<FetchedPage> {
+export async function fetchPage(target: string | VettedUrl, options: FetchOptions): Promise<FetchedPage> {
   const started = performance.now();
   const { body, cancel, ...response } = await openResponse(target, options);
   const chunks: Buffer[] = [];

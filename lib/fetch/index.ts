@@ -1,4 +1,4 @@
-export { AddressPolicy, parseTarget } from '../guard/policy.ts';
+export { AddressPolicy, parseTarget, type VettedUrl } from '../guard/policy.ts';
 export { openResponse, fetchPage } from './fetch.ts';
 export type { FetchOptions, FetchResponse, FetchedPage, Redirect, Resolver } from './fetch.ts';
 export { decodeHtml } from './charset.ts';

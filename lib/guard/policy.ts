@@ -148,13 +148,16 @@ const isLocalhostName = (hostname: string): boolean => {
   return name === 'localhost' || name.endsWith('.localhost');
 };
 
+/** A URL that parseTarget has vetted: code that holds one never vets it again (one check per hop). */
+export type VettedUrl = URL & { readonly __vetted: unique symbol };
+
 /**
  * Parses and vets a target address given by a caller or a redirect: throws GlanceError EINVALURL (missing, empty,
  * unparsable, not http/https) or EFORBIDDENURL (an IP-literal host that is not allowed, `localhost` /
  * `*.localhost`). Returns the WHATWG-normalised URL, whose parser already turns `2130706433`, `0x7f.1` and
  * `017700000001` into `127.0.0.1`. Never does DNS: names are checked when connecting.
  */
-export function parseTarget(raw: string | undefined, policy: AddressPolicy, subject = 'The `url`'): URL {
+export function parseTarget(raw: string | undefined, policy: AddressPolicy, subject = 'The `url`'): VettedUrl {
   if (raw === undefined || raw.trim() === '') {
     throw new GlanceError('EINVALURL', 'No URL was given: pass the http(s) address of the target page as `url`.', {
       data: { url: 'required' },
@@ -189,5 +192,5 @@ export function parseTarget(raw: string | undefined, policy: AddressPolicy, subj
       { data: { url: 'must point to a public address' } },
     );
   }
-  return url;
+  return url as VettedUrl;
 }

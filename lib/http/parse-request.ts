@@ -5,7 +5,8 @@
  */
 import { cacheKey } from '../cache/index.ts';
 import { parseQuery } from '../query/index.ts';
-import type { Options } from '../query/options.ts';
+import { DEFAULTS, type Options } from '../query/options.ts';
+import { resolveDevice } from '../browser/devices.ts';
 
 export interface ParsedRequest {
   readonly options: Options;
@@ -14,9 +15,9 @@ export interface ParsedRequest {
 
 const MEMO_ENTRIES = 1000;
 
-export function createRequestParser(): (raw: string, headers: Readonly<Record<string, string | undefined>>) => ParsedRequest {
+export function createRequestParser(): (raw: string, headers: Readonly<Record<string, string | undefined>>) => Promise<ParsedRequest> {
   const memo = new Map<string, ParsedRequest>();
-  return (raw, headers) => {
+  return async (raw, headers) => {
     const forwarded = Object.entries(headers)
       .filter(([name, value]) => value !== undefined && name.startsWith('x-api-header-'))
       .sort(([a], [b]) => (a < b ? -1 : 1));
@@ -24,6 +25,8 @@ export function createRequestParser(): (raw: string, headers: Readonly<Record<st
     const known = memo.get(id);
     if (known) return known;
     const options = parseQuery(raw, headers);
+    // Checked here, once, whatever the request asks for: a device name is valid or not regardless of screenshots.
+    if (options.device !== DEFAULTS.device) await resolveDevice(options.device, options.viewport);
     const parsed = { options, key: cacheKey(options) };
     if (memo.size >= MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
     memo.set(id, parsed);

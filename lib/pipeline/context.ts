@@ -5,7 +5,7 @@
  */
 import type { Config } from '../config.ts';
 import type { MetaField } from '../extract/index.ts';
-import type { Resolver } from '../fetch/index.ts';
+import type { Resolver, VettedUrl } from '../fetch/index.ts';
 import type { LoadedPage } from '../fetch/document.ts';
 import type { PingCache, PingField } from '../ping/index.ts';
 import type { Options } from '../query/options.ts';
@@ -37,7 +37,7 @@ export interface Wanted {
 }
 
 export interface Context {
-  readonly url: URL;
+  readonly url: VettedUrl;
   readonly options: Options;
   readonly budget: Budget;
   readonly timings: Timings;

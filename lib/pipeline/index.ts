@@ -5,6 +5,7 @@
  * feature is one file under steps/ and one line here.
  */
 import type { LoadedPage } from '../fetch/document.ts';
+import type { VettedUrl } from '../fetch/index.ts';
 import type { Options } from '../query/options.ts';
 import type { Envelope } from '../http/respond.ts';
 import type { Budget } from '../time/budget.ts';
@@ -29,7 +30,7 @@ export interface PipelineResult {
   loadMs: number | undefined;
 }
 
-export async function runPipeline(url: URL, options: Options, budget: Budget, timings: Timings, deps: PipelineDeps): Promise<PipelineResult> {
+export async function runPipeline(url: VettedUrl, options: Options, budget: Budget, timings: Timings, deps: PipelineDeps): Promise<PipelineResult> {
   const ctx: Context = {
     url,
     options,

@@ -60,6 +60,18 @@ describe('bad input', () => {
     return body;
   };
 
+  test('an unknown device is refused by name whether or not the request renders', async () => {
+    for (const rest of ['device=nonsense', 'device=nonsense&screenshot', 'device=nonsense&meta=false&prerender=false']) {
+      const { status, body } = await service.json(q(`${site.url}/`, rest));
+      assert.equal(status, 400, rest);
+      assert.equal(body.code, 'EINVALQUERY', rest);
+      assert.match(body.message, /`device`.*"nonsense" is not a known device/, rest);
+      assert.deepEqual(Object.keys(body.data), ['device'], rest);
+    }
+    const { status } = await service.json(q(`${site.url}/`, 'device=IPHONE+15'));
+    assert.equal(status, 200);
+  });
+
   test('a missing, empty or garbage url is EINVALURL naming url', async () => {
     await expectError('', 'EINVALURL', 400, 'url');
     await expectError('url=', 'EINVALURL', 400, 'url');

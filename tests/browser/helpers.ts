@@ -9,8 +9,8 @@ import type { Resolver } from '../../lib/guard/lookup.ts';
 import { createRenderer, type RenderRequest, type RenderResult, type Renderer } from '../../lib/browser/index.ts';
 import { parseQuery } from '../../lib/query/index.ts';
 
-/** Chromium's own DNS stays off the network (it otherwise looks up Google hosts at start). */
-export const TEST_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1'];
+export { TEST_BROWSER_ARGS as TEST_ARGS } from '../helpers/chromium-args.ts';
+import { TEST_BROWSER_ARGS as TEST_ARGS } from '../helpers/chromium-args.ts';
 
 export function testRenderer(allowHosts = '127.0.0.1', resolver?: Resolver): Renderer {
   return createRenderer({ config: loadConfig({ GLANCE_ALLOW_HOSTS: allowHosts }), resolver, extraArgs: TEST_ARGS });

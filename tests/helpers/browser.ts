@@ -4,6 +4,7 @@
  */
 import puppeteer, { type Browser } from 'puppeteer-core';
 import { findChromium } from '../../lib/browser/launch.ts';
+import { TEST_BROWSER_ARGS } from './chromium-args.ts';
 
 /** What this machine needs (its network is closed) plus Chromium's own DNS kept off the network. */
 export const BARE_CHROMIUM_ARGS = [
@@ -13,7 +14,7 @@ export const BARE_CHROMIUM_ARGS = [
   '--disable-component-update',
   '--no-first-run',
   '--disable-sync',
-  '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1',
+  ...TEST_BROWSER_ARGS,
 ];
 
 export const launchBareBrowser = (extraArgs: readonly string[] = []): Promise<Browser> =>

@@ -14,9 +14,10 @@ import { createApp } from '../../lib/app.ts';
 import { loadConfig } from '../../lib/config.ts';
 import type { Resolver } from '../../lib/fetch/index.ts';
 import { createStorage } from '../../lib/storage/index.ts';
+import { TEST_BROWSER_ARGS } from './chromium-args.ts';
 
 /** Chromium's own DNS stays off the network in tests (it otherwise looks up Google hosts at start). */
-export const TEST_BROWSER_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1'];
+export { TEST_BROWSER_ARGS } from './chromium-args.ts';
 
 export interface Service {
   readonly url: string;
