@@ -20,7 +20,7 @@ import type { ApiRequest, ApiResponse } from './http/types.ts';
 import { pickPaths } from './http/data-paths.ts';
 import { runPipeline, type PipelineDeps } from './pipeline/index.ts';
 import { PingCache } from './ping/index.ts';
-import type { Options } from './query/options.ts';
+import { TIMEOUT, type Options } from './query/options.ts';
 import { createRequestParser } from './http/parse-request.ts';
 import { embedResponse, errorResponse, json } from './http/respond.ts';
 import { createStorage, type Storage } from './storage/index.ts';
@@ -76,9 +76,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   /** The answer for a valid request, cacheable as it is: errors of the target or the pipeline included. */
   async function produce(url: VettedUrl, options: Options, budget: Budget, timings: Timings, requestId: string): Promise<CachedAnswer> {
     try {
-      const { envelope, mode, loadMs } = await budget.race(runPipeline(url, options, budget, timings, pipeline), () => {
-        throw new GlanceError('ETIMEOUT', `The request did not complete within its timeout of ${options.timeout} ms.`);
-      });
+      const { envelope, mode, loadMs } = await budget.race(runPipeline(url, options, budget, timings, pipeline), timeUp(options.timeout));
       if (options.filter) envelope.data = pickPaths(envelope.data, options.filter);
       const headers: Record<string, string> = { 'x-fetch-mode': mode };
       if (loadMs !== undefined) headers['x-fetch-time'] = `${Math.round(loadMs)}ms`;
@@ -100,18 +98,22 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         throw new GlanceError('EMETHOD', `The method ${request.method} is not allowed: use GET or HEAD.`);
       }
-      if (origin === 'caller') await checkKey?.(request.headers['x-api-key']);
+      // One clock for the whole request, started when it arrived and never past what the transport allows
+      // (a Lambda invocation's remaining time): the key check and the cache read are inside it too.
+      const limit = request.deadline ?? Infinity;
+      const arrival = Budget.until(Math.min(request.receivedAt + TIMEOUT.max, limit));
+      if (origin === 'caller' && checkKey) await arrival.race(checkKey(request.headers['x-api-key']), timeUp(TIMEOUT.max));
       const { options, key } = await parse(request.rawQueryString, request.headers);
       target = options.url;
       const url = parseTarget(options.url, config.policy);
-      // One clock for the whole request, started when it arrived (docs/CONTRACT.md §2 `timeout`).
-      const budget = Budget.until(request.receivedAt + options.timeout);
-      const outcome = await cache.answer(
+      const budget = Budget.until(Math.min(request.receivedAt + options.timeout, limit));
+      const answer = cache.answer(
         key,
         { ttl: options.ttl, staleTtl: options.staleTtl, force: options.force || origin === 'refresh' },
         () => produce(url, options, budget, timings, request.requestId),
         { rawQueryString: request.rawQueryString, headers: request.headers },
       );
+      const outcome = await budget.race(answer, timeUp(options.timeout));
       // An answer shaped by x-api-header-* (a cookie, say) is not one an edge cache may share.
       const shared = !Object.keys(request.headers).some((name) => name.startsWith('x-api-header-'));
       response = { ...outcome.answer, headers: { ...outcome.answer.headers, ...cacheHeaders(outcome, { shared }) } };
@@ -138,3 +140,8 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     },
   };
 }
+
+/** The contract's ETIMEOUT for a request whose one budget ran out, whichever part was running. */
+const timeUp = (timeoutMs: number) => (): never => {
+  throw new GlanceError('ETIMEOUT', `The request did not complete within its timeout of ${timeoutMs} ms.`);
+};

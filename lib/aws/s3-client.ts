@@ -20,6 +20,8 @@ export function createS3Client(settings: S3Settings, timeouts: { connectionTimeo
     region: settings.region,
     endpoint: settings.endpoint,
     forcePathStyle: settings.forcePathStyle,
+    // One retry at most: the SDK's default three attempts, each with its own timeouts, outlive a request's budget.
+    maxAttempts: 2,
     requestHandler: { ...timeouts, throwOnRequestTimeout: true },
   });
 }

@@ -6,8 +6,10 @@ export interface ApiRequest {
   /** Lower-case header names. */
   readonly headers: Readonly<Record<string, string | undefined>>;
   readonly requestId: string;
-  /** Epoch ms when the request arrived, for x-response-time. */
+  /** Epoch ms when the request arrived: the request's one budget starts here (and x-response-time). */
   readonly receivedAt: number;
+  /** Epoch ms by which the transport needs the answer (a Lambda invocation's end less a reserve), if it has one. */
+  readonly deadline?: number;
 }
 
 export interface ApiResponse {
