@@ -1,0 +1,119 @@
+/**
+ * SIGTERM on the real local service process (npm start's command) with screenshots in flight: every one is
+ * answered 200, no Chromium is launched after the signal, and the process exits by itself with no browser left.
+ */
+import assert from 'node:assert/strict';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { TEST_BROWSER_ARGS } from '../helpers/chromium-args.ts';
+import { html, startServer, type TestServer } from '../helpers/server.ts';
+import { q } from '../helpers/service.ts';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/** Every process below `pid` (Chromium's are grandchildren: the browser spawns its own helpers). */
+function descendants(pid: number): Map<number, string> {
+  const table = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,comm='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .map(([child, parent, ...name]) => ({ pid: Number(child), ppid: Number(parent), name: name.join(' ') }));
+  const found = new Map<number, string>();
+  let frontier = [pid];
+  while (frontier.length > 0) {
+    const next = table.filter((row) => frontier.includes(row.ppid));
+    for (const row of next) found.set(row.pid, row.name);
+    frontier = next.map((row) => row.pid);
+  }
+  return found;
+}
+
+const isChromium = (name: string) => /chrom|headless/i.test(name);
+
+describe('graceful shutdown of the local service', { timeout: 60_000 }, () => {
+  let site: TestServer;
+  let dir: string;
+  let service: ChildProcess;
+  let base: string;
+  before(async () => {
+    site = await startServer({
+      // Slow enough that the signal arrives while the captures are being made.
+      '/slow': async (_req, res) => {
+        await delay(1_500);
+        html('<title>slow</title><body style="background:#08f">slow page')(_req, res);
+      },
+      '/': html('<title>warm</title>'),
+    });
+    dir = await mkdtemp(join(tmpdir(), 'glance-shutdown-'));
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    service = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'functions/local.ts')], {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: {
+        ...process.env,
+        PORT: String(port),
+        GLANCE_ALLOW_HOSTS: '127.0.0.1',
+        GLANCE_STORAGE_DIR: join(dir, 'assets'),
+        GLANCE_CACHE_DIR: join(dir, 'cache'),
+        GLANCE_CHROMIUM_ARGS: JSON.stringify(TEST_BROWSER_ARGS),
+      },
+    });
+    await new Promise<void>((resolve, reject) => {
+      service.stdout!.once('data', () => resolve());
+      service.once('exit', (code) => reject(new Error(`the service exited early with ${code}`)));
+    });
+  });
+  after(async () => {
+    if (service.exitCode === null) service.kill('SIGKILL');
+    await site.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  test('in-flight screenshots are answered, nothing new is launched, and the process exits', async () => {
+    const warm = await fetch(`${base}/?${q(`${site.url}/`, 'screenshot&force')}`);
+    assert.equal(warm.status, 200);
+    const pid = service.pid!;
+    const browsersBefore = new Set([...descendants(pid)].filter(([, name]) => isChromium(name)).map(([child]) => child));
+    assert.ok(browsersBefore.size > 0, 'a browser runs after the warm-up request');
+
+    const inFlight = [1, 2, 3].map((n) => fetch(`${base}/?${q(`${site.url}/slow?${n}`, 'screenshot&force')}`).then((r) => r.status));
+    await delay(400);
+    const exited = new Promise<number | null>((resolve) => service.once('exit', (code) => resolve(code)));
+    service.kill('SIGTERM');
+
+    const launched = new Set<number>();
+    let watching = true;
+    const watch = (async () => {
+      while (watching) {
+        for (const [child, name] of descendants(pid)) if (isChromium(name) && !browsersBefore.has(child)) launched.add(child);
+        await delay(50);
+      }
+    })();
+    const statuses = await Promise.all(inFlight);
+    const code = await exited;
+    watching = false;
+    await watch;
+
+    assert.deepEqual(statuses, [200, 200, 200]);
+    assert.equal(code, 0);
+    assert.equal([...launched].filter((child) => !browsersBefore.has(child)).length, 0, 'no Chromium launched after SIGTERM');
+    for (const child of browsersBefore) {
+      assert.throws(() => process.kill(child, 0), 'the browser is gone after exit');
+    }
+  });
+});
