@@ -25,9 +25,10 @@ const EXPECTED: Record<string, string[]> = {
   ],
   ping: ['singleMs', 'n10.reachable.directMs', 'n10.walk.directMs', 'n50.reachable.serviceMs', 'n50.walk.ratio', 'probe.png'],
   cache: ['glance.rps', 'ceiling.rps', 'glance.p99Ms', 'share', 'bodyBytes'],
+  soak: ['minutes', 'requests', 'node.firstMiB', 'node.lastMiB', 'browser.peakMiB'],
 };
 
-describe('benchmarks (smoke)', { timeout: 180_000 }, () => {
+describe('benchmarks (smoke)', { timeout: 300_000 }, () => {
   const out = mkdtempSync(join(tmpdir(), 'glance-bench-smoke-'));
   let results: PartResult[] = [];
   let report = '';
