@@ -1,35 +1,24 @@
 /**
- * The Lambda handler: a middy chain around one call into lib/. API Gateway HTTP API, payload format 2.0.
+ * The Lambda handler: a middy chain (Powertools logger, metrics, tracer; a last-resort error answer) around one
+ * call into lib/. API Gateway HTTP API, payload format 2.0. CORS, the preflight, security headers and header-name
+ * case are the core's (lib/http/), shared with the local service.
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
-import httpCors from '@middy/http-cors';
-import httpHeaderNormalizer from '@middy/http-header-normalizer';
-import httpSecurityHeaders from '@middy/http-security-headers';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createApp, type App, type AppDeps } from '../lib/app.ts';
 import { createLambdaRefresher, isRefreshEvent, type RefreshEvent } from '../lib/aws/lambda-refresh.ts';
 import { loadConfig, type Config } from '../lib/config.ts';
+import { withStandardHeaders } from '../lib/http/headers.ts';
 import type { ApiRequest } from '../lib/http/types.ts';
 import { errorResponse } from '../lib/http/respond.ts';
 import { logger, metrics, tracer } from './observability.ts';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
-
-/** Headers a browser script may read cross-origin (docs/CONTRACT.md §3: the x-* headers are exposed). */
-const EXPOSED_HEADERS = [
-  'x-request-id',
-  'x-response-time',
-  'x-cache-status',
-  'x-cache-ttl',
-  'x-fetch-mode',
-  'x-fetch-time',
-  'server-timing',
-].join(', ');
 
 function toApiRequest(event: Event, context: Context): ApiRequest {
   const headers: Record<string, string | undefined> = { ...event.headers };
@@ -51,7 +40,7 @@ const lastResort = (config: Config): middy.MiddlewareObj<Event, Result> => ({
   onError: async (request) => {
     logger.error('unhandled error', { error: request.error as Error });
     const requestId = request.event?.requestContext?.requestId || request.context.awsRequestId;
-    request.response = errorResponse(request.error, { requestId, docsUrl: config.docsUrl, target: undefined });
+    request.response = withStandardHeaders(errorResponse(request.error, { requestId, docsUrl: config.docsUrl, target: undefined }));
   },
 });
 
@@ -70,41 +59,18 @@ export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?
   http
     .use(injectLambdaContext(logger))
     .use(logMetrics(metrics))
-    .use(httpHeaderNormalizer())
-    .use(
-      httpSecurityHeaders({
-        // Other sites embed our answers (`<img src>` on an embed address): resources must be loadable cross-origin.
-        crossOriginResourcePolicy: { policy: 'cross-origin' },
-        crossOriginEmbedderPolicy: false,
-        crossOriginOpenerPolicy: false,
-        // JSON and redirects never need to run anything or be framed.
-        contentSecurityPolicy: {
-          'default-src': "'none'",
-          // Empty values drop middy's defaults that only make sense for HTML documents.
-          'report-to': '',
-          'require-trusted-types-for': '',
-        },
-        permissionsPolicy: false,
-        reportTo: false,
-      }),
-    )
-    .use(
-      httpCors({
-        origin: '*',
-        methods: 'GET, HEAD, OPTIONS',
-        headers: 'x-api-key, content-type',
-        exposeHeaders: EXPOSED_HEADERS,
-        maxAge: 86400,
-        disableBeforePreflightResponse: false,
-      }),
-    )
     .use(lastResort(config))
     .handler(async (event, context) => {
-      const response = await core.handle(toApiRequest(event, context));
-      metrics.addMetric(response.statusCode < 400 ? 'success' : response.statusCode < 500 ? 'fail' : 'error', MetricUnit.Count, 1);
+      const request = toApiRequest(event, context);
+      const response = await core.handle(request);
+      // A preflight is the browser's, not a caller's request: it is not counted.
+      if (request.method !== 'OPTIONS') {
+        const outcome = response.statusCode < 400 ? 'success' : response.statusCode < 500 ? 'fail' : 'error';
+        metrics.addMetric(outcome, MetricUnit.Count, 1);
+      }
       return response;
     });
-  // A self-invocation refreshing a stale entry is not an HTTP request: it skips the HTTP middlewares.
+  // A self-invocation refreshing a stale entry is not an HTTP request: it skips the middy chain.
   return async (event: Event | RefreshEvent, context: Context): Promise<Result> => {
     if (!isRefreshEvent(event)) return http(event, context);
     const { rawQueryString, headers } = event.glanceRefresh;

@@ -1,7 +1,8 @@
 /**
  * The core: one request in, one response out, no Lambda or node:http types (fastify's habit: the app is built by
- * a function and served elsewhere, so tests drive it directly). Data flows one way:
- * method and key → query → target check → cache → pipeline (load, extract, capture, store) → respond.
+ * a function and served elsewhere, so tests drive it directly). Both transports get the same HTTP behaviour from
+ * here: OPTIONS preflight, lower-case header names, HEAD without a body, CORS and security headers. Data flows one
+ * way: method and key → query → target check → cache → pipeline (load, extract, capture, store) → respond.
  */
 import { createKeyCheck } from './http/api-keys.ts';
 import {
@@ -21,6 +22,8 @@ import { pickPaths } from './http/data-paths.ts';
 import { runPipeline, type PipelineDeps } from './pipeline/index.ts';
 import { PingCache } from './ping/index.ts';
 import { TIMEOUT, type Options } from './query/options.ts';
+import { preflight } from './http/cors.ts';
+import { lowerCaseNames, withStandardHeaders } from './http/headers.ts';
 import { createRequestParser } from './http/parse-request.ts';
 import { embedResponse, errorResponse, json } from './http/respond.ts';
 import { createStorage, type Storage } from './storage/index.ts';
@@ -90,7 +93,10 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     }
   }
 
-  async function handle(request: ApiRequest, origin: Origin = 'caller'): Promise<ApiResponse> {
+  async function handle(raw: ApiRequest, origin: Origin = 'caller'): Promise<ApiResponse> {
+    if (raw.method === 'OPTIONS') return preflight();
+    const headers = lowerCaseNames(raw.headers);
+    const request = headers === raw.headers ? raw : { ...raw, headers };
     const timings = new Timings();
     let target: string | undefined;
     let response: ApiResponse;
@@ -129,7 +135,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       'server-timing': timings.header(total),
     };
     if (request.method === 'HEAD') response.body = '';
-    return response;
+    return withStandardHeaders(response);
   }
 
   return {

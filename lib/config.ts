@@ -7,6 +7,10 @@ import { AddressPolicy } from './guard/policy.ts';
 export interface Config {
   /** Port of the local service. */
   readonly port: number;
+  /** Address the local service listens on: loopback unless told otherwise (`0.0.0.0` in a container). */
+  readonly host: string;
+  /** On SIGTERM/SIGINT, how long the local service lets requests in flight finish before it closes them. */
+  readonly shutdownGraceMs: number;
   /** Address of the local service as callers reach it (used for links back to it, e.g. the local CDN). */
   readonly publicUrl: string;
   /** Which targets may be fetched: public unicast only, plus the GLANCE_ALLOW_HOSTS exemptions. */
@@ -51,6 +55,9 @@ export const DEFAULT_USER_AGENT =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 const DOCS_URL = 'https://github.com/glance-api/glance#errors';
+
+/** Ten seconds: most answers take one or two; the rare long render is cut rather than hold up a deploy. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 type Env = Record<string, string | undefined>;
 
@@ -108,6 +115,8 @@ export function loadConfig(env: Env = process.env): Config {
   const publicUrl = trimSlash(env.GLANCE_PUBLIC_URL || `http://localhost:${port}`);
   return Object.freeze({
     port,
+    host: env.HOST || '127.0.0.1',
+    shutdownGraceMs: integer(env, 'GLANCE_SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS, 0, 10 * 60_000),
     publicUrl,
     policy: policy(env.GLANCE_ALLOW_HOSTS ?? ''),
     maxBodyBytes: integer(env, 'GLANCE_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),

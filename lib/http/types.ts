@@ -1,9 +1,10 @@
 /** The transport-neutral request and response the core speaks; functions/ maps Lambda and node:http onto these. */
 export interface ApiRequest {
+  /** Upper case, as sent on the wire. */
   readonly method: string;
   /** The query string exactly as received, without the leading `?`. */
   readonly rawQueryString: string;
-  /** Lower-case header names. */
+  /** Header names in any case (the core lower-cases them); a repeated header joined into one value. */
   readonly headers: Readonly<Record<string, string | undefined>>;
   readonly requestId: string;
   /** Epoch ms when the request arrived: the request's one budget starts here (and x-response-time). */

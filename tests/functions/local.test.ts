@@ -1,72 +1,164 @@
-/** The local service builds the event API Gateway would, and writes results back as API Gateway does. */
+/**
+ * The local service end to end through a real socket: node:http → the core → node:http, what only a socket shows
+ * (lengths, HEAD, other paths, long request lines), and graceful shutdown.
+ */
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { APIGatewayProxyEventV2, APIGatewayProxyResultV2 } from 'aws-lambda';
-import { createLocalServer } from '../../functions/local.ts';
+import { createLocalServer, type LocalServer } from '../../functions/local.ts';
+import { createApp, type App } from '../../lib/app.ts';
+import { loadConfig } from '../../lib/config.ts';
+import { html, startServer, type TestServer } from '../helpers/server.ts';
+import { q, startService, type Service } from '../helpers/service.ts';
 
-describe('local service ⇄ API Gateway payload 2.0', () => {
-  let seen: APIGatewayProxyEventV2[] = [];
-  let answer: APIGatewayProxyResultV2 = { statusCode: 200, body: 'ok' };
-  let base = '';
-  const server = createLocalServer(async (event, context) => {
-    seen.push(event);
-    assert.ok(context.getRemainingTimeInMillis() > 0);
-    assert.equal(context.awsRequestId, event.requestContext.requestId);
-    return answer;
-  });
+describe('local service over a socket', () => {
+  let site: TestServer;
+  let service: Service;
+  let seen: Record<string, string | string[] | undefined> = {};
   before(async () => {
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    site = await startServer({
+      '/': html('<title>over the wire</title>'),
+      '/echo': (req, res) => {
+        seen = req.headers;
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<title>echo</title>');
+      },
+    });
+    service = await startService();
   });
-  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
-
-  test('rawQueryString is passed exactly as sent, with headers, cookies and method', async () => {
-    seen = [];
-    const raw = 'url=https%3A%2F%2Fexample.com%2F%3Fa%3D1&screenshot.element=%23main&bare&a=1&a=2';
-    await fetch(`${base}/?${raw}`, { headers: { cookie: 'a=1; b=2', 'X-Api-Header-Foo': 'bar' } });
-    const [event] = seen;
-    assert.ok(event);
-    assert.equal(event.version, '2.0');
-    assert.equal(event.rawPath, '/');
-    assert.equal(event.rawQueryString, raw);
-    assert.equal(event.queryStringParameters?.a, '1,2');
-    assert.equal(event.queryStringParameters?.url, 'https://example.com/?a=1');
-    assert.deepEqual(event.cookies, ['a=1', 'b=2']);
-    assert.equal(event.headers['x-api-header-foo'], 'bar');
-    assert.equal(event.headers.cookie, undefined);
-    assert.equal(event.requestContext.http.method, 'GET');
-    assert.equal(event.requestContext.http.sourceIp, '127.0.0.1');
+  after(async () => {
+    await service.close();
+    await site.close();
   });
 
-  test('request bodies arrive base64-encoded', async () => {
-    seen = [];
-    await fetch(`${base}/`, { method: 'POST', body: 'héllo' });
-    assert.equal(seen[0]?.isBase64Encoded, true);
-    assert.equal(Buffer.from(seen[0]?.body ?? '', 'base64').toString(), 'héllo');
+  test('the query string reaches the core exactly as sent, and x-api-header-* reaches the target', async () => {
+    const raw = `url=${encodeURIComponent(`${site.url}/echo?a=1&b=%2F`)}&meta.title=true&force`;
+    const { status, body } = await service.json(raw, { headers: { 'X-Api-Header-Accept-Language': 'fr-CH' } });
+    assert.equal(status, 200);
+    assert.equal(body.data.title, 'echo');
+    assert.equal(site.hits.at(-1), '/echo?a=1&b=%2F');
+    assert.equal(seen['accept-language'], 'fr-CH');
   });
 
-  test('status, headers, cookies and base64 bodies are written back', async () => {
-    const png = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 255]);
-    answer = {
-      statusCode: 201,
-      headers: { 'Content-Type': 'image/png', 'x-custom': 'yes' },
-      cookies: ['a=1; Path=/', 'b=2; HttpOnly'],
-      body: png.toString('base64'),
-      isBase64Encoded: true,
-    };
-    const response = await fetch(`${base}/`);
-    assert.equal(response.status, 201);
-    assert.equal(response.headers.get('content-type'), 'image/png');
-    assert.equal(response.headers.get('x-custom'), 'yes');
-    assert.deepEqual(response.headers.getSetCookie(), ['a=1; Path=/', 'b=2; HttpOnly']);
-    assert.deepEqual(Buffer.from(await response.arrayBuffer()), png);
-  });
-
-  test('a bare result is a 200 JSON body, as API Gateway treats it', async () => {
-    answer = { hello: 'world' } as unknown as APIGatewayProxyResultV2;
-    const response = await fetch(`${base}/`);
+  test('status, headers and an exact content-length are written back', async () => {
+    const response = await service.request(q(`${site.url}/`));
+    const body = Buffer.from(await response.arrayBuffer());
     assert.equal(response.status, 200);
-    assert.deepEqual(await response.json(), { hello: 'world' });
+    assert.equal(response.headers.get('content-type'), 'application/json; charset=utf-8');
+    assert.equal(response.headers.get('content-length'), String(body.length));
+    assert.equal(JSON.parse(body.toString()).data.title, 'over the wire');
+    assert.equal(response.headers.get('access-control-allow-origin'), '*');
+    assert.equal(response.headers.get('x-frame-options'), 'DENY');
+  });
+
+  test('HEAD has no body; OPTIONS is a preflight; POST with a body is EMETHOD', async () => {
+    const head = await service.request(q(`${site.url}/`), { method: 'HEAD' });
+    assert.equal(head.status, 200);
+    assert.equal(head.headers.get('content-type'), 'application/json; charset=utf-8');
+    assert.equal((await head.arrayBuffer()).byteLength, 0);
+
+    const preflight = await service.request(q(`${site.url}/`), {
+      method: 'OPTIONS',
+      headers: { origin: 'https://blog.example', 'access-control-request-method': 'GET' },
+    });
+    assert.equal(preflight.status, 204);
+    assert.equal(preflight.headers.get('access-control-allow-origin'), '*');
+    assert.match(preflight.headers.get('access-control-allow-methods') ?? '', /GET/);
+
+    const post = await service.json(q(`${site.url}/`), { method: 'POST', body: 'x'.repeat(64 * 1024) });
+    assert.equal(post.status, 405);
+    assert.equal(post.body.code, 'EMETHOD');
+    assert.equal(post.headers.get('allow'), 'GET, HEAD, OPTIONS');
+  });
+
+  test('paths other than / are not routed, as behind API Gateway', async () => {
+    const response = await fetch(`${service.url}/other?${q(`${site.url}/`)}`);
+    assert.equal(response.status, 404);
+    assert.deepEqual(await response.json(), { message: 'Not Found' });
+  });
+
+  test('a 20 kB query string is refused by the core (EINVALQUERY), not by node (431)', async () => {
+    const { status, body } = await service.json(q(`${site.url}/`, `junk=${'x'.repeat(20 * 1024)}`));
+    assert.equal(status, 400);
+    assert.equal(body.code, 'EINVALQUERY');
+  });
+});
+
+describe('graceful shutdown', () => {
+  const SLOW_MS = 400;
+  let site: TestServer;
+  let dir: string;
+  before(async () => {
+    site = await startServer({
+      '/slow': async (_req, res) => {
+        await new Promise((resolve) => setTimeout(resolve, SLOW_MS));
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<title>slow but answered</title>');
+      },
+    });
+    dir = await mkdtemp(join(tmpdir(), 'glance-shutdown-'));
+  });
+  after(async () => {
+    await site.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** A real app whose answers and close() are noted, to see in which order the service gets to them. */
+  async function listen(graceMs: number): Promise<{ local: LocalServer; url: string; events: string[] }> {
+    const events: string[] = [];
+    const config = loadConfig({ GLANCE_ALLOW_HOSTS: '127.0.0.1', GLANCE_CACHE: 'off', GLANCE_STORAGE_DIR: dir });
+    const app = createApp(config);
+    const noted: App = {
+      handle: async (request, origin) => {
+        const response = await app.handle(request, origin);
+        events.push('handled');
+        return response;
+      },
+      close: async () => {
+        events.push('app closed');
+        await app.close();
+      },
+    };
+    const local = createLocalServer(noted, { graceMs });
+    await new Promise<void>((resolve) => local.server.listen(0, '127.0.0.1', resolve));
+    return { local, url: `http://127.0.0.1:${(local.server.address() as AddressInfo).port}`, events };
+  }
+
+  const untilHit = async (path: string) => {
+    for (let i = 0; i < 200 && !site.hits.includes(path); i++) await new Promise((resolve) => setTimeout(resolve, 5));
+    assert.ok(site.hits.includes(path), `${path} was requested`);
+  };
+
+  test('a request in flight is still answered; new connections are refused; the app closes after', async () => {
+    const { local, url, events } = await listen(10_000);
+    const slow = fetch(`${url}/?${q(`${site.url}/slow?in-flight`)}`).then(async (response) => ({
+      status: response.status,
+      body: (await response.json()) as { data: { title: string } },
+    }));
+    await untilHit('/slow?in-flight');
+    const stopped = local.shutdown();
+    await assert.rejects(fetch(`${url}/?${q(`${site.url}/slow?late`)}`), (error: Error & { cause?: { code?: string } }) => {
+      assert.equal(error.cause?.code, 'ECONNREFUSED');
+      return true;
+    });
+    const { status, body } = await slow;
+    assert.equal(status, 200);
+    assert.equal(body.data.title, 'slow but answered');
+    await stopped;
+    assert.deepEqual(events, ['handled', 'app closed']);
+    assert.equal(site.hits.includes('/slow?late'), false);
+    assert.equal(local.server.listening, false);
+  });
+
+  test('past the grace period, the connections still open are closed and the app closes anyway', async () => {
+    const { local, url, events } = await listen(50);
+    const slow = fetch(`${url}/?${q(`${site.url}/slow?cut`)}`);
+    await untilHit('/slow?cut');
+    const start = Date.now();
+    await local.shutdown();
+    assert.ok(Date.now() - start < SLOW_MS, `shutdown took ${Date.now() - start} ms`);
+    assert.equal(events.at(-1), 'app closed');
+    await assert.rejects(slow);
   });
 });

@@ -1,23 +1,28 @@
 /**
- * The local service on 127.0.0.1 with the real handler, for end-to-end tests. By default it exempts 127.0.0.1 and
- * localhost from the address rules (as a developer would with GLANCE_ALLOW_HOSTS); security tests pass
- * `allowHosts: ''` to prove the default refuses them. Stored images and cached answers go to a temporary folder.
+ * The API for tests, two ways with one interface. `startApp` drives the core in process, no port (fastify's
+ * `inject` habit): most API tests only look at payloads and headers. `startService` runs the local service on
+ * 127.0.0.1 with the same core, for what needs a real socket: stored assets, other paths, the HTTP client of
+ * @microlink/mql, shutdown. By default both exempt 127.0.0.1 and localhost from the address rules (as a developer
+ * would with GLANCE_ALLOW_HOSTS); security tests pass `allowHosts: ''` to prove the default refuses them. Stored
+ * images and cached answers go to a temporary folder.
  */
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { APIGatewayProxyEventV2, Context } from 'aws-lambda';
-import { createHandler } from '../../functions/api.ts';
-import { createLocalServer, type LambdaHandler } from '../../functions/local.ts';
-import { createApp } from '../../lib/app.ts';
-import { loadConfig } from '../../lib/config.ts';
+import { createLocalServer } from '../../functions/local.ts';
+import { createApp, type App } from '../../lib/app.ts';
+import { loadConfig, type Config } from '../../lib/config.ts';
 import type { Resolver } from '../../lib/fetch/index.ts';
 import { createStorage } from '../../lib/storage/index.ts';
 import { TEST_BROWSER_ARGS } from './chromium-args.ts';
 
 /** Chromium's own DNS stays off the network in tests (it otherwise looks up Google hosts at start). */
 export { TEST_BROWSER_ARGS } from './chromium-args.ts';
+
+/** The in-process app's own address: never listened on, only the base of the links it answers. */
+const IN_PROCESS_URL = 'http://glance.test';
 
 export interface Service {
   readonly url: string;
@@ -38,34 +43,75 @@ export interface ServiceOptions {
   resolver?: Resolver;
 }
 
-export async function startService({ allowHosts = '127.0.0.1,localhost', cacheDir, env = {}, resolver }: ServiceOptions = {}): Promise<Service> {
+interface Setup {
+  dir: string;
+  cacheDir: string;
+  env: Record<string, string>;
+}
+
+async function setUp({ allowHosts = '127.0.0.1,localhost', cacheDir, env = {} }: ServiceOptions): Promise<Setup> {
   const dir = await mkdtemp(join(tmpdir(), 'glance-service-'));
-  let handler: LambdaHandler | undefined;
-  // The handler needs the service's own address (the local CDN), known only once it listens.
-  const lateHandler: LambdaHandler = (event: APIGatewayProxyEventV2, context: Context) => (handler as LambdaHandler)(event, context);
-  const base = { GLANCE_ALLOW_HOSTS: allowHosts, GLANCE_STORAGE_DIR: join(dir, 'assets'), GLANCE_CACHE_DIR: cacheDir ?? join(dir, 'cache'), ...env };
-  const assetsConfig = loadConfig(base);
+  cacheDir ??= join(dir, 'cache');
+  return { dir, cacheDir, env: { GLANCE_ALLOW_HOSTS: allowHosts, GLANCE_STORAGE_DIR: join(dir, 'assets'), GLANCE_CACHE_DIR: cacheDir, ...env } };
+}
+
+const buildApp = (config: Config, { resolver }: ServiceOptions): App => createApp(config, { resolver, browserArgs: TEST_BROWSER_ARGS });
+
+function withJson(request: Service['request']): Service['json'] {
+  return async (query, init) => {
+    const response = await request(query, init);
+    return { status: response.status, headers: response.headers, body: await response.json() };
+  };
+}
+
+/** Statuses whose answer has no body by definition (Fetch: a null body status). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/** The core in process: a Fetch-style request becomes an ApiRequest, the ApiResponse a Fetch Response. */
+export async function startApp(options: ServiceOptions = {}): Promise<Service> {
+  const { dir, cacheDir, env } = await setUp(options);
+  const app = buildApp(loadConfig({ GLANCE_PUBLIC_URL: IN_PROCESS_URL, ...env }), options);
+  const request = async (query: string, init: RequestInit = {}) => {
+    const headers: Record<string, string> = {};
+    new Headers(init.headers).forEach((value, name) => (headers[name] = value));
+    const method = (init.method ?? 'GET').toUpperCase();
+    const answer = await app.handle({ method, rawQueryString: query, headers, requestId: randomUUID(), receivedAt: Date.now() });
+    return new Response(NULL_BODY.has(answer.statusCode) ? null : answer.body, { status: answer.statusCode, headers: answer.headers });
+  };
+  return {
+    url: IN_PROCESS_URL,
+    cacheDir,
+    request,
+    json: withJson(request),
+    async close() {
+      await app.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The local service on a real socket. */
+export async function startService(options: ServiceOptions = {}): Promise<Service> {
+  const { dir, cacheDir, env } = await setUp(options);
+  const assetsConfig = loadConfig(env);
   const assets = assetsConfig.storage.kind === 'local' ? createStorage(assetsConfig.storage, '') : undefined;
-  const server = createLocalServer(lateHandler, { assets });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  let app: App | undefined;
+  // The app needs the service's own address (the local CDN), known only once it listens.
+  const late: App = { handle: (request, origin) => (app as App).handle(request, origin), close: async () => app?.close() };
+  // No grace: a test's teardown closes whatever is still open.
+  const local = createLocalServer(late, { assets, graceMs: 0 });
+  await new Promise<void>((resolve) => local.server.listen(0, '127.0.0.1', resolve));
+  const { port } = local.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  const config = loadConfig({ PORT: String(port), GLANCE_PUBLIC_URL: url, ...base });
-  const app = createApp(config, { resolver, browserArgs: TEST_BROWSER_ARGS });
-  handler = createHandler(config, { app });
+  app = buildApp(loadConfig({ PORT: String(port), GLANCE_PUBLIC_URL: url, ...env }), options);
   const request = (query: string, init: RequestInit = {}) => fetch(`${url}/?${query}`, { redirect: 'manual', ...init });
   return {
     url,
-    cacheDir: cacheDir ?? join(dir, 'cache'),
+    cacheDir,
     request,
-    async json(query, init) {
-      const response = await request(query, init);
-      return { status: response.status, headers: response.headers, body: await response.json() };
-    },
+    json: withJson(request),
     async close() {
-      await app.close();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await local.shutdown();
       await rm(dir, { recursive: true, force: true });
     },
   };

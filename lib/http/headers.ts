@@ -1,0 +1,26 @@
+/**
+ * Header handling both transports share: request header names in lower case (RFC 9110 §5.1: they are
+ * case-insensitive; API Gateway passes them as the client sent them), and the CORS and security headers on every
+ * answer.
+ */
+import { CORS_HEADERS } from './cors.ts';
+import { SECURITY_HEADERS } from './security-headers.ts';
+import type { ApiResponse } from './types.ts';
+
+type Headers = Readonly<Record<string, string | undefined>>;
+
+const UPPER = /[A-Z]/;
+
+/** The same object when every name is already lower case (node:http's own headers: the cache-hit path). */
+export function lowerCaseNames(headers: Headers): Headers {
+  if (!Object.keys(headers).some((name) => UPPER.test(name))) return headers;
+  const lower: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(headers)) lower[name.toLowerCase()] = value;
+  return lower;
+}
+
+/** Every answer, errors included, carries both sets (the preflight carries CORS alone: lib/http/cors.ts). */
+export function withStandardHeaders(response: ApiResponse): ApiResponse {
+  response.headers = { ...response.headers, ...CORS_HEADERS, ...SECURITY_HEADERS };
+  return response;
+}
