@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
-import { q, startService, type Service } from '../helpers/service.ts';
+import { q, startApp, type Service } from '../helpers/service.ts';
 
 describe('API keys', () => {
   let site: TestServer;
@@ -10,8 +10,8 @@ describe('API keys', () => {
   let open: Service;
   before(async () => {
     site = await startServer({ '/': html('<title>keyed</title>') });
-    keyed = await startService({ env: { GLANCE_API_KEYS: 'first-key, second-key' } });
-    open = await startService();
+    keyed = await startApp({ env: { GLANCE_API_KEYS: 'first-key, second-key' } });
+    open = await startApp();
   });
   after(async () => {
     await Promise.all([keyed.close(), open.close()]);

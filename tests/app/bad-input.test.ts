@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
-import { q, startService, type Service } from '../helpers/service.ts';
+import { q, startApp, type Service } from '../helpers/service.ts';
 
 describe('bad input', () => {
   let site: TestServer;
@@ -42,7 +42,7 @@ describe('bad input', () => {
       },
       '/pdf': (_req, res) => void res.writeHead(200, { 'content-type': 'application/pdf' }).end('%PDF-1.4'),
     });
-    service = await startService();
+    service = await startApp();
   });
   after(async () => {
     await service.close();

@@ -1,10 +1,10 @@
-/** The result cache end to end through the local service (docs/CONTRACT.md §2 ttl/staleTtl/force, §3 x-cache-status). */
+/** The result cache end to end through the core (docs/CONTRACT.md §2 ttl/staleTtl/force, §3 x-cache-status). */
 import assert from 'node:assert/strict';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { startServer, type TestServer } from '../helpers/server.ts';
-import { q, startService, type Service } from '../helpers/service.ts';
+import { q, startApp, type Service } from '../helpers/service.ts';
 
 describe('result cache', () => {
   let site: TestServer;
@@ -18,7 +18,7 @@ describe('result cache', () => {
         res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>version ${version}</title>`);
       },
     });
-    service = await startService();
+    service = await startApp();
   });
   after(async () => {
     await service.close();
@@ -30,7 +30,7 @@ describe('result cache', () => {
   test('another instance on the same store answers a HIT without fetching (cold Lambdas share work)', async () => {
     const target = `${site.url}/page?shared`;
     await service.request(q(target));
-    const cold = await startService({ cacheDir: service.cacheDir });
+    const cold = await startApp({ cacheDir: service.cacheDir });
     try {
       const again = await cold.request(q(target));
       assert.equal(again.headers.get('x-cache-status'), 'HIT');
@@ -103,7 +103,7 @@ describe('result cache', () => {
       if (text !== undefined) await writeFile(path, text.slice(0, Math.floor(text.length / 2)));
     }
     // A second instance sharing the folder has no copy in memory: it must read the damaged entry and refuse it.
-    const cold = await startService({ cacheDir: service.cacheDir });
+    const cold = await startApp({ cacheDir: service.cacheDir });
     try {
       const again = await cold.json(q(target));
       assert.equal(again.status, 200);

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { html, startServer, type Route, type TestServer } from '../helpers/server.ts';
-import { q, startService, type Service } from '../helpers/service.ts';
+import { q, startApp, type Service } from '../helpers/service.ts';
 import { ico, mp3, png } from '../ping/fixtures.ts';
 
 const asset =
@@ -28,7 +28,7 @@ describe('ping through the service', () => {
       '/talk.mp3': asset('audio/mpeg', mp3(200)),
       '/private': html(`<title>Private image</title><meta property="og:image" content="http://10.0.0.7:${80}/x.png">`),
     });
-    service = await startService();
+    service = await startApp();
   });
   after(async () => {
     await service.close();
@@ -70,7 +70,7 @@ describe('ping through the service', () => {
     site.route('/live.png', (_req, res) => void res.writeHead(500).end());
     const { body: gone } = await service.json(q(`${site.url}/page`, 'meta.image=true&force&filter=image'));
     // The in-process ping cache keeps the earlier success for a few minutes: a fresh service sees the outage.
-    const fresh = await startService();
+    const fresh = await startApp();
     try {
       const { body: none } = await fresh.json(q(`${site.url}/page`, 'meta.image=true'));
       assert.equal(none.data.image, null);
@@ -84,7 +84,7 @@ describe('ping through the service', () => {
   test('with the exemption off, an og:image on a private address is null and nothing is requested from it', async () => {
     // public.test is exempt and resolves to the test server; 127.0.0.1 and 10.0.0.7 are not exempt.
     const resolver = async () => [{ address: '127.0.0.1', family: 4 as const }];
-    const strict = await startService({ allowHosts: 'public.test', resolver });
+    const strict = await startApp({ allowHosts: 'public.test', resolver });
     site.route('/to-loopback', html(`<title>x</title><meta property="og:image" content="http://127.0.0.1:${site.port}/live.png?private">`));
     try {
       const { body } = await strict.json(q(`http://public.test:${site.port}/to-loopback`));

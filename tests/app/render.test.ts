@@ -1,8 +1,8 @@
-/** prerender, x-fetch-mode and hostile pages through the service: each a clear error or a bounded capture. */
+/** prerender, x-fetch-mode and hostile pages through the core: each a clear error or a bounded capture. */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
-import { q, startService, type Service } from '../helpers/service.ts';
+import { q, startApp, type Service } from '../helpers/service.ts';
 
 const SCRIPTED = `<!doctype html><html><head><title>Shell</title><script>
 document.addEventListener('DOMContentLoaded', () => {
@@ -26,7 +26,7 @@ describe('rendering through the service', () => {
       '/alerts': html('<title>Alerts</title><script>alert(1); confirm("x"); prompt("y");</script><p>content</p>'),
       '/tall': html('<title>Tall</title><div style="height:100000px;background:linear-gradient(red,blue)"></div>'),
     });
-    service = await startService();
+    service = await startApp();
   });
   after(async () => {
     await service.close();
