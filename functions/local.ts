@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { createApp, type App } from '../lib/app.ts';
 import { DEFAULT_SHUTDOWN_GRACE_MS, loadConfig } from '../lib/config.ts';
@@ -15,8 +16,10 @@ import { createStorage, type Storage } from '../lib/storage/index.ts';
 /** Room for long query strings, so the app (not node's 431) answers those past its own 16 KiB limit. */
 const MAX_HEADER_BYTES = 64 * 1024;
 
+/** API Gateway's own answers, in its words. */
 const NOT_FOUND = '{"message":"Not Found"}';
 const BAD_REQUEST = '{"message":"Bad Request"}';
+const INTERNAL_ERROR = '{"message":"Internal Server Error"}';
 
 /** node:http joins repeated request headers itself (RFC 9110 §5.3); only `set-cookie` stays an array. */
 function flatHeaders(headers: IncomingHttpHeaders): ApiRequest['headers'] {
@@ -68,7 +71,8 @@ export function createLocalServer(app: App, { assets, graceMs = DEFAULT_SHUTDOWN
     const target = req.url ?? '/';
     const queryAt = target.indexOf('?');
     // The API's own address first and without parsing a URL: the cache-hit path.
-    const path = target.startsWith('/?') || target === '/' ? '/' : new URL(target, 'http://localhost').pathname;
+    const path = target.startsWith('/?') || target === '/' ? '/' : URL.parse(target, 'http://localhost')?.pathname;
+    if (path === undefined) return write(res, json(400, BAD_REQUEST), false);
     const headOnly = req.method === 'HEAD';
     if (path === '/') return write(res, await app.handle(toApiRequest(req, target, queryAt)), headOnly);
     const asset = assets ? await serveAsset(assets, path.slice(1), req.method ?? 'GET', req.headers) : undefined;
@@ -84,10 +88,11 @@ export function createLocalServer(app: App, { assets, graceMs = DEFAULT_SHUTDOWN
     res.once('close', () => {
       if (--inFlight === 0) drained?.();
     });
-    answer(req, res).catch(() => {
-      // The core answers its own errors; reaching here means the request itself was unreadable.
+    answer(req, res).catch((error: unknown) => {
+      // The core answers its own errors: reaching here means the asset store or the socket failed.
+      console.error('local service: request failed', error);
       if (res.headersSent) res.destroy();
-      else write(res, json(400, BAD_REQUEST), false);
+      else write(res, json(500, INTERNAL_ERROR), false);
     });
   });
 
@@ -116,7 +121,9 @@ async function main(): Promise<void> {
   const app = createApp(config, { onUnexpectedError });
   const local = createLocalServer(app, { assets, graceMs: config.shutdownGraceMs });
   local.server.listen(config.port, config.host, () => {
-    console.log(`Glance is listening on http://${config.host}:${config.port}/ — try /?url=https://example.com`);
+    const { address, port } = local.server.address() as AddressInfo;
+    const host = address.includes(':') ? `[${address}]` : address;
+    console.log(`Glance is listening on http://${host}:${port}/ — try /?url=https://example.com`);
   });
   const stop = (signal: NodeJS.Signals) => {
     console.log(`${signal}: finishing requests in flight (up to ${config.shutdownGraceMs} ms), then stopping`);
