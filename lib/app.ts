@@ -64,7 +64,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     // Imported on first need only: puppeteer stays off the metadata path.
     renderer: () =>
       (renderer ??= import('./browser/index.ts').then(({ createRenderer }) =>
-        createRenderer({ config, resolver: deps.resolver, extraArgs: deps.browserArgs }),
+        createRenderer({ config, resolver: deps.resolver, extraArgs: [...config.chromiumArgs, ...(deps.browserArgs ?? [])] }),
       )),
   };
   const report = (error: unknown) => deps.onUnexpectedError?.(error, 'cache');

@@ -27,6 +27,8 @@ export interface Config {
   readonly cdnUrl: string;
   /** Which Chromium to run: `lambda` uses @sparticuz/chromium from its layer; `local` finds Debian's or `path`. */
   readonly chromium: { readonly mode: 'lambda' | 'local'; readonly path: string | undefined };
+  /** Chromium flags added to Glance's own (tests and benchmarks keep Chromium's DNS on the machine with them). */
+  readonly chromiumArgs: readonly string[];
   /** This function, when running in Lambda: stale cache entries are refreshed by invoking it asynchronously. */
   readonly lambda: { readonly functionName: string; readonly region: string } | undefined;
   /** Where cached answers live: a private S3 bucket when configured, else a local folder. */
@@ -108,6 +110,21 @@ function apiKeys(env: Env): Config['apiKeys'] {
   return keys.length ? { kind: 'env', keys } : { kind: 'none' };
 }
 
+/** A JSON array of strings: flags hold commas and spaces (`--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE …`). */
+function chromiumArgs(raw: string | undefined): readonly string[] {
+  if (!raw) return [];
+  let args: unknown;
+  try {
+    args = JSON.parse(raw);
+  } catch (error) {
+    throw new ConfigError(`GLANCE_CHROMIUM_ARGS must be a JSON array of strings: ${(error as Error).message}`, { cause: error });
+  }
+  if (!Array.isArray(args) || !args.every((arg) => typeof arg === 'string')) {
+    throw new ConfigError('GLANCE_CHROMIUM_ARGS must be a JSON array of strings');
+  }
+  return Object.freeze(args);
+}
+
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
 export function loadConfig(env: Env = process.env): Config {
@@ -126,6 +143,7 @@ export function loadConfig(env: Env = process.env): Config {
     cdnUrl: trimSlash(env.CDN_URL || publicUrl),
     // AWS_LAMBDA_FUNCTION_NAME is set by the Lambda runtime itself.
     chromium: { mode: env.AWS_LAMBDA_FUNCTION_NAME ? ('lambda' as const) : ('local' as const), path: env.CHROMIUM_PATH || undefined },
+    chromiumArgs: chromiumArgs(env.GLANCE_CHROMIUM_ARGS),
     lambda: env.AWS_LAMBDA_FUNCTION_NAME
       ? { functionName: env.AWS_LAMBDA_FUNCTION_NAME, region: env.AWS_REGION || 'us-east-1' }
       : undefined,
