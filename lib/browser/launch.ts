@@ -146,5 +146,10 @@ export async function launchChromium({ chromium, proxyUrl, extraArgs = [] }: Lau
     defaultViewport: null,
     timeout: LAUNCH_TIMEOUT_MS,
     protocolTimeout: PROTOCOL_TIMEOUT_MS,
+    // puppeteer kills the browser on these signals by default, detaching every page in flight; the service
+    // shuts down by itself instead (functions/local.ts): it lets in-flight captures finish, then closes it.
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
   });
 }
