@@ -12,7 +12,6 @@ import { probeOutcome, type ProbeDeps, type ProbeOutcome } from './probe.ts';
 
 export { PingCache, type PingCacheOptions } from './cache.ts';
 export { probe, URL_TIME_LIMIT_MS } from './probe.ts';
-export { prettyDuration } from './duration.ts';
 
 export interface PingDeps extends ProbeDeps {
   cache?: PingCache;

@@ -12,12 +12,12 @@ import type { MediaField } from '../data/fields.ts';
 import type { Budget } from '../time/budget.ts';
 import { GlanceError } from '../errors.ts';
 import { openResponse, type AddressPolicy, type FetchOptions, type FetchResponse, type Resolver } from '../fetch/index.ts';
-import { typeFromContentType, typeFromUrl, type MediaObject } from '../media/object.ts';
-import { prettyBytes } from '../media/pretty.ts';
+import type { MediaObject } from '../media/object.ts';
+import { essence, HTML_TYPES, typeFromContentType, typeFromUrl } from '../media/types.ts';
+import { imageDimensions } from '../media/dimensions.ts';
+import { prettyBytes, prettyDuration, roundDuration } from '../media/pretty.ts';
+import { isImage, sniff, type Sniffed } from '../media/sniff.ts';
 import { avFacts } from './av/index.ts';
-import { prettyDuration, roundDuration } from './duration.ts';
-import { imageDimensions } from './image/index.ts';
-import { isImage, sniff, type Sniffed } from './sniff.ts';
 import { declaredSize, HEAD_BYTES, RangedSource, readUpTo, type ByteSource, type Facts } from './source.ts';
 
 export interface ProbeDeps {
@@ -45,8 +45,7 @@ const ACCEPT: Record<MediaField, string> = {
   video: '*/*',
 };
 
-const isHtml = (contentType: string | undefined): boolean =>
-  /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i.test(contentType ?? '');
+const isHtml = (contentType: string | undefined): boolean => HTML_TYPES.has(essence(contentType) ?? '');
 
 async function openHead(url: string, options: FetchOptions): Promise<FetchResponse> {
   const ranged = await openResponse(url, { ...options, headers: { ...options.headers, range: `bytes=0-${HEAD_BYTES - 1}` } });

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { kindOfType, kindOfUrl } from '../../lib/media/kind.ts';
-import { typeFromContentType, typeFromUrl } from '../../lib/media/object.ts';
+import { isImage } from '../../lib/media/sniff.ts';
+import { kindOfType, kindOfUrl, typeFromContentType, typeFromUrl } from '../../lib/media/types.ts';
 import { contentKey, contentTypeOf } from '../../lib/storage/keys.ts';
-import { isImage } from '../../lib/ping/sniff.ts';
 
 describe('a media object type from the content type', () => {
   test('canonical extensions, whatever the alias or parameters', () => {
