@@ -13,7 +13,8 @@ import './lib/env.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Budget } from '../lib/time/budget.ts';
 import { extractMetadata } from '../lib/extract/index.ts';
-import { pingMedia, probe, type PingField } from '../lib/ping/index.ts';
+import { MEDIA_FIELDS, type MediaField } from '../lib/data/fields.ts';
+import { pingMedia, probe } from '../lib/ping/index.ts';
 import { startServer, html, type Route } from '../tests/helpers/server.ts';
 import { q, startService } from '../tests/helpers/service.ts';
 import * as make from '../tests/ping/fixtures.ts';
@@ -25,11 +26,10 @@ import { median, ms, timeRuns, times } from './lib/stats.ts';
 const FULL_DELAY_MS = 500;
 const SMOKE_DELAY_MS = 50;
 const MAX_RATIO = 1.3;
-const FIELDS: PingField[] = ['image', 'logo', 'audio', 'video'];
-const ALL: Record<PingField, boolean> = { image: true, logo: true, audio: true, video: true };
+const ALL: Record<MediaField, boolean> = { image: true, logo: true, audio: true, video: true };
 
 const png = make.png(1200, 630);
-const BODIES: Record<PingField, { body: Buffer; type: string; ext: string }> = {
+const BODIES: Record<MediaField, { body: Buffer; type: string; ext: string }> = {
   image: { body: png, type: 'image/png', ext: 'png' },
   logo: { body: make.png(192, 192), type: 'image/png', ext: 'png' },
   audio: { body: make.mp3(400), type: 'audio/mpeg', ext: 'mp3' },
@@ -45,10 +45,10 @@ const after =
 const gone: Route = (_req: IncomingMessage, res: ServerResponse) => void res.writeHead(404, { 'content-type': 'text/plain' }).end('gone');
 
 /** N URLs spread over the four fields, round robin: `/<field>/<i>-<ok|dead>.<ext>`; in `walk` only each field's last is ok. */
-function spread(n: number, walk: boolean, origin: string, tag: string): Record<PingField, string[]> {
-  const lists: Record<PingField, string[]> = { image: [], logo: [], audio: [], video: [] };
-  for (let i = 0; i < n; i++) lists[FIELDS[i % FIELDS.length]!].push('');
-  for (const field of FIELDS) {
+function spread(n: number, walk: boolean, origin: string, tag: string): Record<MediaField, string[]> {
+  const lists: Record<MediaField, string[]> = { image: [], logo: [], audio: [], video: [] };
+  for (let i = 0; i < n; i++) lists[MEDIA_FIELDS[i % MEDIA_FIELDS.length]!].push('');
+  for (const field of MEDIA_FIELDS) {
     const list = lists[field];
     lists[field] = list.map((_, i) => {
       const ok = !walk || i === list.length - 1;
@@ -59,7 +59,7 @@ function spread(n: number, walk: boolean, origin: string, tag: string): Record<P
 }
 
 /** A page declaring those URLs where the extractor looks for each field. */
-const pageFor = (lists: Record<PingField, string[]>): string => `<!doctype html><html lang="en"><head><title>Media</title>
+const pageFor = (lists: Record<MediaField, string[]>): string => `<!doctype html><html lang="en"><head><title>Media</title>
 <meta name="description" content="A page with many media URLs.">
 ${lists.image.map((u) => `<meta property="og:image" content="${u}">`).join('\n')}
 ${lists.logo.map((u, i) => `<link rel="icon" sizes="${512 - i}x${512 - i}" href="${u}">`).join('\n')}
@@ -78,7 +78,7 @@ export const ping: Part = async ({ smoke, log }) => {
   };
   const server = await startServer(routes);
   // Media routes by pattern: /<field>/<i>-<ok|dead>.<ext>, every one answering after DELAY_MS.
-  for (const field of FIELDS) {
+  for (const field of MEDIA_FIELDS) {
     for (let i = 0; i < 50; i++) {
       server.route(`/${field}/${i}-ok.${BODIES[field].ext}`, after(DELAY_MS, serve(BODIES[field].body, { contentType: BODIES[field].type })));
       server.route(`/${field}/${i}-dead.${BODIES[field].ext}`, after(DELAY_MS, gone));
@@ -126,10 +126,10 @@ export const ping: Part = async ({ smoke, log }) => {
         const path = `/page-${tag}`;
         server.route(path, html(pageFor(lists)));
         const found = extractMetadata({ html: pageFor(lists), url: url(path) }).candidates;
-        candidates = FIELDS.reduce((sum, field) => sum + found[field].filter((u) => u.includes('/' + field + '/')).length, 0);
+        candidates = MEDIA_FIELDS.reduce((sum, field) => sum + found[field].filter((u) => u.includes('/' + field + '/')).length, 0);
         const response = await service.request(q(url(path), 'audio&video&force=true'));
         const body = (await response.json()) as { data?: Record<string, { url?: string } | null> };
-        if (response.status !== 200 || FIELDS.some((field) => !body.data?.[field]?.url)) throw new Error(`${name}: ${JSON.stringify(body)}`);
+        if (response.status !== 200 || MEDIA_FIELDS.some((field) => !body.data?.[field]?.url)) throw new Error(`${name}: ${JSON.stringify(body)}`);
         const span = /\bping;dur=([\d.]+)/.exec(response.headers.get('server-timing') ?? '');
         viaService.push(Number(span?.[1]));
       }

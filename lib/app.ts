@@ -24,6 +24,7 @@ import { PingCache } from './ping/index.ts';
 import { TIMEOUT, type Options } from './query/options.ts';
 import { preflight } from './http/cors.ts';
 import { lowerCaseNames, withStandardHeaders } from './http/headers.ts';
+import { isForwardedHeader } from './http/forwarded-headers.ts';
 import { createRequestParser } from './http/parse-request.ts';
 import { embedResponse, errorResponse, json } from './http/respond.ts';
 import { createStorage, type Storage } from './storage/index.ts';
@@ -123,7 +124,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       // not read as the time running out before the cache hands that answer back.
       const outcome = await Budget.until(budget.deadline).race(answer, timeUp(options.timeout));
       // An answer shaped by x-api-header-* (a cookie, say) is not one an edge cache may share.
-      const shared = !Object.keys(request.headers).some((name) => name.startsWith('x-api-header-'));
+      const shared = !Object.keys(request.headers).some(isForwardedHeader);
       response = { ...outcome.answer, headers: { ...outcome.answer.headers, ...cacheHeaders(outcome, { shared }) } };
     } catch (error) {
       if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, request.requestId);

@@ -5,6 +5,7 @@
  */
 import type { LambdaClient } from '@aws-sdk/client-lambda';
 import type { Refresh, RefreshRequest } from '../cache/refresh.ts';
+import { forwardedHeaders } from '../http/forwarded-headers.ts';
 
 /** The payload of a self-invocation; API Gateway events never have this shape. */
 export interface RefreshEvent {
@@ -24,13 +25,9 @@ export function isRefreshEvent(event: unknown): event is RefreshEvent {
   );
 }
 
-/** The request as a refresh needs it: only x-api-header-* headers change the answer (lib/query/headers.ts). */
+/** The request as a refresh needs it: only the forwarded headers change the answer (lib/query/target-headers.ts). */
 function refreshEvent({ rawQueryString, headers }: RefreshRequest): RefreshEvent {
-  const forwarded: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value !== undefined && name.toLowerCase().startsWith('x-api-header-')) forwarded[name.toLowerCase()] = value;
-  }
-  return { glanceRefresh: { v: 1, rawQueryString, headers: forwarded } };
+  return { glanceRefresh: { v: 1, rawQueryString, headers: Object.fromEntries(forwardedHeaders(headers)) } };
 }
 
 export interface LambdaRefresherOptions {

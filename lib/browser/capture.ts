@@ -5,11 +5,11 @@
 import type { ScreenshotOptions as PuppeteerScreenshotOptions } from 'puppeteer-core';
 import type { Budget } from '../time/budget.ts';
 import { GlanceError, invalidParam } from '../errors.ts';
+import { rasterSize } from '../media/dimensions.ts';
 import type { PdfOptions, ScreenshotOptions, ScreenshotType } from '../query/options.ts';
 import { settle } from './actions.ts';
 import type { Viewport } from './devices.ts';
 import { browserTimeout, isTimeout } from './errors.ts';
-import { imageSize } from './image-size.ts';
 import { DOCUMENT_HEIGHT, inPage } from './inpage.ts';
 import type { OpenPage } from './page.ts';
 
@@ -85,7 +85,9 @@ export async function screenshot(open: OpenPage, options: ScreenshotOptions, vie
   }
   open.phase = 'while capturing the screenshot';
   const body = Buffer.from(await page.screenshot(capture));
-  return { body, type: options.type, ...imageSize(body), deviceScaleFactor: viewport.deviceScaleFactor };
+  const size = rasterSize(body);
+  if (!size) throw new Error('Chromium returned an image whose size cannot be read');
+  return { body, type: options.type, ...size, deviceScaleFactor: viewport.deviceScaleFactor };
 }
 
 /** Chromium's words for a page range it cannot print. */

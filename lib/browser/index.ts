@@ -9,6 +9,7 @@ import type { Browser } from 'puppeteer-core';
 import type { Budget } from '../time/budget.ts';
 import type { Config } from '../config.ts';
 import { GlanceError } from '../errors.ts';
+import type { Redirect } from '../fetch/index.ts';
 import type { Resolver } from '../guard/lookup.ts';
 import { DEFAULTS, type Options, type OverlayOptions, type ScreenshotOptions } from '../query/options.ts';
 import { checkSelectors, prepare, settle } from './actions.ts';
@@ -17,7 +18,7 @@ import { printPdf, screenshot, type Screenshot } from './capture.ts';
 import { clampViewport, resolveDevice } from './devices.ts';
 import { browserTimeout } from './errors.ts';
 import { Limiter } from './limiter.ts';
-import { navigate, type Redirect } from './navigate.ts';
+import { navigate } from './navigate.ts';
 import { applyOverlay, imageFetcher, type OverlayDeps } from './overlay.ts';
 import { withPage, type OpenPage, type PageEnv, type PageSetup } from './page.ts';
 

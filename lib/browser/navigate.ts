@@ -7,15 +7,10 @@ import type { HTTPRequest, HTTPResponse, PuppeteerLifeCycleEvent } from 'puppete
 import type { Budget } from '../time/budget.ts';
 import { GlanceError } from '../errors.ts';
 import { responseHeaders } from '../fetch/headers.ts';
+import type { Redirect } from '../fetch/index.ts';
 import type { WaitUntil } from '../query/options.ts';
 import { browserTimeout, documentFailure, isTimeout } from './errors.ts';
 import type { OpenPage } from './page.ts';
-
-export interface Redirect {
-  readonly statusCode: number;
-  /** The address redirected to (as the fetcher reports hops). */
-  readonly url: string;
-}
 
 export interface Navigation {
   /** The final address, after redirects. */

@@ -15,6 +15,7 @@ import type { Duplex } from 'node:stream';
 import { GlanceError } from '../errors.ts';
 import { guardedLookup, systemResolver, type Resolver } from '../guard/lookup.ts';
 import { fetchFailure } from '../fetch/errors.ts';
+import { HOP_BY_HOP } from '../http/hop-by-hop.ts';
 import { parseTarget, type AddressPolicy } from '../guard/policy.ts';
 
 export interface ProxyOptions {
@@ -46,20 +47,10 @@ export interface GuardedProxy {
 const MAX_LOGGED = 200;
 
 /**
- * Hop-by-hop fields (RFC 9110 §7.6.1) describe the connection to the proxy, not the request; `proxy-*` are ours.
- * Fields named in `connection` are hop-by-hop too.
+ * Hop-by-hop fields describe the connection to the proxy, not the request; `proxy-*` are ours. Fields named in
+ * `connection` are hop-by-hop too.
  */
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authorization',
-  'proxy-authenticate',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-]);
+const NOT_FORWARDED: ReadonlySet<string> = new Set([...HOP_BY_HOP, 'proxy-authorization', 'proxy-authenticate']);
 
 function endToEnd(rawHeaders: string[]): string[] {
   const named = new Set<string>();
@@ -71,7 +62,7 @@ function endToEnd(rawHeaders: string[]): string[] {
   const kept: string[] = [];
   for (let i = 0; i < rawHeaders.length; i += 2) {
     const name = rawHeaders[i]!.toLowerCase();
-    if (!HOP_BY_HOP.has(name) && !named.has(name)) kept.push(rawHeaders[i]!, rawHeaders[i + 1]!);
+    if (!NOT_FORWARDED.has(name) && !named.has(name)) kept.push(rawHeaders[i]!, rawHeaders[i + 1]!);
   }
   return kept;
 }

@@ -4,11 +4,8 @@
  */
 import { collectFacts } from './collect.ts';
 import { FIELD_SPECS } from './fields/index.ts';
-import {
-  allValues, createContext, firstValue, META_FIELDS, MEDIA_FIELDS, type MediaField, type MetaField,
-} from './rules.ts';
-
-export { META_FIELDS, type MetaField } from './rules.ts';
+import { isMediaField, META_FIELDS, type MediaField, type MetaField } from '../data/fields.ts';
+import { allValues, createContext, firstValue } from './rules.ts';
 
 export interface Page {
   html: string;
@@ -32,7 +29,7 @@ export function extractMetadata(page: Page, fields: readonly MetaField[] = META_
   const values = Object.fromEntries(META_FIELDS.map((f) => [f, null])) as Record<MetaField, string | null>;
   const candidates: Record<MediaField, string[]> = { image: [], logo: [], audio: [], video: [] };
   for (const field of fields) {
-    if (isMedia(field)) {
+    if (isMediaField(field)) {
       const { found, guessed } = allValues(FIELD_SPECS[field], ctx);
       candidates[field] = [...found, ...guessed];
       values[field] = found[0] ?? null;
@@ -41,8 +38,4 @@ export function extractMetadata(page: Page, fields: readonly MetaField[] = META_
     }
   }
   return { values, candidates };
-}
-
-function isMedia(field: MetaField): field is MediaField {
-  return (MEDIA_FIELDS as readonly string[]).includes(field);
 }

@@ -2,13 +2,6 @@ import type { PageFacts } from './facts.ts';
 import { parseJsonLd, type JsonLd } from './jsonld.ts';
 import { resolveUrl, baseUrl } from './url.ts';
 
-export const META_FIELDS = [
-  'title', 'description', 'lang', 'author', 'publisher', 'date', 'url', 'image', 'logo', 'audio', 'video',
-] as const;
-export type MetaField = (typeof META_FIELDS)[number];
-export const MEDIA_FIELDS = ['image', 'logo', 'audio', 'video'] as const;
-export type MediaField = (typeof MEDIA_FIELDS)[number];
-
 /** What every rule sees: the page facts plus lazily built helpers. */
 export interface Context {
   readonly facts: PageFacts;

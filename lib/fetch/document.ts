@@ -4,6 +4,7 @@
  */
 import type { Budget } from '../time/budget.ts';
 import type { Config } from '../config.ts';
+import { essence, HTML_TYPES } from '../media/types.ts';
 import { decodeHtml } from './charset.ts';
 import { openResponse, type Redirect, type Resolver } from './index.ts';
 import type { VettedUrl } from '../guard/policy.ts';
@@ -27,7 +28,6 @@ export interface LoadOptions {
   resolver?: Resolver | undefined;
 }
 
-const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 /** Types servers send when they do not know better; the body decides. */
 const VAGUE_TYPES = new Set(['', 'text/plain', 'application/octet-stream', 'binary/octet-stream']);
 const HTML_START = /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html|head|body|meta|title|link|script)\b/i;
@@ -43,7 +43,7 @@ export async function loadPage(url: VettedUrl, { config, budget, headers, resolv
   });
   const { body, cancel, ...meta } = response;
   const contentType = response.headers['content-type'];
-  const mime = contentType?.split(';', 1)[0]?.trim().toLowerCase() ?? '';
+  const mime = essence(contentType) ?? '';
   const media = /^(image|video|audio)\//.exec(mime)?.[1] as 'image' | 'video' | 'audio' | undefined;
 
   if (media && contentType) {

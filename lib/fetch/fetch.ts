@@ -15,10 +15,11 @@ import { parseTarget, type AddressPolicy, type VettedUrl } from '../guard/policy
 
 export type { Resolver } from '../guard/lookup.ts';
 
+/** One hop of a redirect chain, as the fetcher and the browser both report it. */
 export interface Redirect {
-  statusCode: number;
+  readonly statusCode: number;
   /** The address redirected to. */
-  url: string;
+  readonly url: string;
 }
 
 export interface FetchOptions {

@@ -1,5 +1,6 @@
 /** Request headers sent to targets and response headers handed back to callers. */
 import { invalidParam } from '../errors.ts';
+import { CLIENT_MANAGED, HOP_BY_HOP } from '../http/hop-by-hop.ts';
 
 /** What Chrome sends for a navigation, so servers answer Glance the page a browser would get. */
 const ACCEPT =
@@ -9,24 +10,10 @@ const ACCEPT =
 export const ACCEPT_ENCODING = 'gzip, deflate, br';
 
 /**
- * Never forwarded from callers: hop-by-hop fields (RFC 9110 §7.6.1) and fields that describe this connection
- * or message rather than the request; `accept-encoding` stays ours because we can only decode what we ask for.
+ * Never forwarded from callers: hop-by-hop fields and fields that describe this connection or message rather than
+ * the request; `accept-encoding` stays ours because we can only decode what we ask for.
  */
-const DROPPED = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'proxy-authorization',
-  'transfer-encoding',
-  'te',
-  'trailer',
-  'upgrade',
-  'http2-settings',
-  'host',
-  'content-length',
-  'expect',
-  'accept-encoding',
-]);
+const DROPPED: ReadonlySet<string> = new Set([...CLIENT_MANAGED, 'proxy-authorization', 'accept-encoding']);
 
 /** Dropped when a redirect leaves the origin, as browsers and undici do, so credentials go nowhere unasked. */
 const CREDENTIALS = ['authorization', 'cookie'];
@@ -61,7 +48,7 @@ export function withoutCredentials(headers: Record<string, string>): Record<stri
  * Not the target's to report: set-cookie is the target's business with Glance, not the caller's, and hop-by-hop
  * fields (RFC 9110 §7.6.1) describe the connection to Glance, not the page.
  */
-const HIDDEN = new Set(['set-cookie', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'te', 'trailer', 'upgrade']);
+const HIDDEN: ReadonlySet<string> = new Set([...HOP_BY_HOP, 'set-cookie']);
 
 /** Lower-case names, repeated fields joined with ', ', the HIDDEN fields left out. */
 export function responseHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {

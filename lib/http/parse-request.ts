@@ -7,6 +7,7 @@ import { cacheKey } from '../cache/index.ts';
 import { parseQuery } from '../query/index.ts';
 import { DEFAULTS, type Options } from '../query/options.ts';
 import { resolveDevice } from '../browser/devices.ts';
+import { forwardedHeaders } from './forwarded-headers.ts';
 
 export interface ParsedRequest {
   readonly options: Options;
@@ -18,9 +19,7 @@ const MEMO_ENTRIES = 1000;
 export function createRequestParser(): (raw: string, headers: Readonly<Record<string, string | undefined>>) => Promise<ParsedRequest> {
   const memo = new Map<string, ParsedRequest>();
   return async (raw, headers) => {
-    const forwarded = Object.entries(headers)
-      .filter(([name, value]) => value !== undefined && name.startsWith('x-api-header-'))
-      .sort(([a], [b]) => (a < b ? -1 : 1));
+    const forwarded = forwardedHeaders(headers).sort(([a], [b]) => (a < b ? -1 : 1));
     const id = forwarded.length ? `${raw}\n${JSON.stringify(forwarded)}` : raw;
     const known = memo.get(id);
     if (known) return known;

@@ -4,14 +4,14 @@
  * a slow one makes us try) probe at once, a few at a time, so a request's ping time is about its slowest
  * probe rather than their sum.
  */
+import type { MediaField } from '../data/fields.ts';
 import type { Budget } from '../time/budget.ts';
 import { mediaFromUrl, type MediaObject } from '../media/object.ts';
 import type { PingCache } from './cache.ts';
-import { probeOutcome, type PingField, type ProbeDeps, type ProbeOutcome } from './probe.ts';
+import { probeOutcome, type ProbeDeps, type ProbeOutcome } from './probe.ts';
 
 export { PingCache, type PingCacheOptions } from './cache.ts';
-export { probe, URL_TIME_LIMIT_MS, type PingField } from './probe.ts';
-export { prettyDuration } from './duration.ts';
+export { probe, URL_TIME_LIMIT_MS } from './probe.ts';
 
 export interface PingDeps extends ProbeDeps {
   cache?: PingCache;
@@ -70,13 +70,13 @@ async function firstReachable(urls: readonly string[], probeUrl: (url: string) =
  * extension. Resolves within `budget`; each URL also has its own deadline (URL_TIME_LIMIT_MS).
  */
 export async function pingMedia(
-  candidates: Partial<Record<PingField, string[]>>,
-  flags: Record<PingField, boolean>,
+  candidates: Partial<Record<MediaField, string[]>>,
+  flags: Record<MediaField, boolean>,
   budget: Budget,
   deps: PingDeps,
-): Promise<Partial<Record<PingField, MediaObject | null>>> {
+): Promise<Partial<Record<MediaField, MediaObject | null>>> {
   const slots = limiter(CONCURRENCY);
-  const probeUrl = (field: PingField) => async (url: string): Promise<MediaObject | null> => {
+  const probeUrl = (field: MediaField) => async (url: string): Promise<MediaObject | null> => {
     const run = (): Promise<ProbeOutcome> => slots(() => probeOutcome(url, field, budget, deps));
     const shared = deps.cache ? deps.cache.through(`${field} ${url}`, run) : run().then((outcome) => outcome.media);
     try {
@@ -88,9 +88,9 @@ export async function pingMedia(
       return null;
     }
   };
-  const fields = Object.entries(candidates) as Array<[PingField, string[] | undefined]>;
+  const fields = Object.entries(candidates) as Array<[MediaField, string[] | undefined]>;
   const answers = await Promise.all(
-    fields.map(async ([field, urls = []]): Promise<[PingField, MediaObject | null]> => {
+    fields.map(async ([field, urls = []]): Promise<[MediaField, MediaObject | null]> => {
       if (!flags[field]) return [field, urls[0] ? mediaFromUrl(urls[0]) : null];
       return [field, await firstReachable(urls, probeUrl(field))];
     }),

@@ -8,18 +8,17 @@
  * reading stops after the first bytes all the same. Further ranged GETs happen only for the few formats whose
  * facts lie further in (see source.ts).
  */
+import type { MediaField } from '../data/fields.ts';
 import type { Budget } from '../time/budget.ts';
 import { GlanceError } from '../errors.ts';
 import { openResponse, type AddressPolicy, type FetchOptions, type FetchResponse, type Resolver } from '../fetch/index.ts';
-import { typeFromContentType, typeFromUrl, type MediaObject } from '../media/object.ts';
-import { prettyBytes } from '../media/pretty.ts';
+import type { MediaObject } from '../media/object.ts';
+import { essence, HTML_TYPES, typeFromContentType, typeFromUrl } from '../media/types.ts';
+import { imageDimensions } from '../media/dimensions.ts';
+import { prettyBytes, prettyDuration, roundDuration } from '../media/pretty.ts';
+import { isImage, sniff, type Sniffed } from '../media/sniff.ts';
 import { avFacts } from './av/index.ts';
-import { prettyDuration, roundDuration } from './duration.ts';
-import { imageDimensions } from './image/index.ts';
-import { isImage, sniff, type Sniffed } from './sniff.ts';
 import { declaredSize, HEAD_BYTES, RangedSource, readUpTo, type ByteSource, type Facts } from './source.ts';
-
-export type PingField = 'image' | 'logo' | 'audio' | 'video';
 
 export interface ProbeDeps {
   policy: AddressPolicy;
@@ -39,15 +38,14 @@ export const URL_TIME_LIMIT_MS = 5000;
 const JPEG_MORE_BYTES = 192 * 1024;
 
 /** What Chrome sends for an <img> and for <audio>/<video>, so servers answer what a browser would get. */
-const ACCEPT: Record<PingField, string> = {
+const ACCEPT: Record<MediaField, string> = {
   image: 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8',
   logo: 'image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8',
   audio: '*/*',
   video: '*/*',
 };
 
-const isHtml = (contentType: string | undefined): boolean =>
-  /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i.test(contentType ?? '');
+const isHtml = (contentType: string | undefined): boolean => HTML_TYPES.has(essence(contentType) ?? '');
 
 async function openHead(url: string, options: FetchOptions): Promise<FetchResponse> {
   const ranged = await openResponse(url, { ...options, headers: { ...options.headers, range: `bytes=0-${HEAD_BYTES - 1}` } });
@@ -87,7 +85,7 @@ function mediaObject(url: string, type: string | null, size: number | undefined,
 
 const UNREACHABLE: ProbeOutcome = { media: null, lasting: true };
 
-export async function probeOutcome(url: string, kind: PingField, budget: Budget, deps: ProbeDeps): Promise<ProbeOutcome> {
+export async function probeOutcome(url: string, kind: MediaField, budget: Budget, deps: ProbeDeps): Promise<ProbeOutcome> {
   const own = budget.slice(URL_TIME_LIMIT_MS);
   const cutShort = own.remaining() < URL_TIME_LIMIT_MS;
   if (own.expired) return { media: null, lasting: false };
@@ -139,6 +137,6 @@ export async function probeOutcome(url: string, kind: PingField, budget: Budget,
 }
 
 /** Probes one URL within `budget` (and at most URL_TIME_LIMIT_MS): its enriched media object, or null. */
-export async function probe(url: string, kind: PingField, budget: Budget, deps: ProbeDeps): Promise<MediaObject | null> {
+export async function probe(url: string, kind: MediaField, budget: Budget, deps: ProbeDeps): Promise<MediaObject | null> {
   return (await probeOutcome(url, kind, budget, deps)).media;
 }

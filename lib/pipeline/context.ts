@@ -4,10 +4,10 @@
  * steps left and adds its own part; nothing else carries state between them.
  */
 import type { Config } from '../config.ts';
-import type { MetaField } from '../extract/index.ts';
+import type { MediaField as PingField, MetaField } from '../data/fields.ts';
 import type { Resolver, VettedUrl } from '../fetch/index.ts';
 import type { LoadedPage } from '../fetch/document.ts';
-import type { PingCache, PingField } from '../ping/index.ts';
+import type { PingCache } from '../ping/index.ts';
 import type { Options } from '../query/options.ts';
 import type { Storage } from '../storage/index.ts';
 import type { Budget } from '../time/budget.ts';

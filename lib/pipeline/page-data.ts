@@ -2,11 +2,9 @@
  * Builds the response's `data` from a loaded page: the requested metadata fields, each present (null if absent),
  * and for each media field the URLs a ping may try, best first.
  */
-import { extractMetadata, type MetaField } from '../extract/index.ts';
+import { isMediaField as isMedia, MEDIA_FIELDS, type MediaField as PingField, type MetaField } from '../data/fields.ts';
+import { extractMetadata } from '../extract/index.ts';
 import type { LoadedPage } from '../fetch/document.ts';
-import type { PingField } from '../ping/index.ts';
-
-const MEDIA_FIELDS = ['image', 'logo', 'audio', 'video'] as const satisfies readonly PingField[];
 
 export interface PageData {
   /** Text fields set; media fields null until pinged (or shaped raw). */
@@ -35,5 +33,3 @@ export function buildData(page: LoadedPage, fields: readonly MetaField[], ping: 
   for (const field of wanted) media[field] = content.kind === 'media' && content.media === field ? [page.url] : [];
   return { data, media };
 }
-
-const isMedia = (field: MetaField): field is PingField => (MEDIA_FIELDS as readonly string[]).includes(field);

@@ -3,7 +3,7 @@
  * and pings would be work nobody sees; `filter=title,image` keeps two fields. The envelope's `statusCode`,
  * `redirects` and `headers` come with whatever loads the page, so they need no step of their own.
  */
-import type { MetaField } from '../extract/index.ts';
+import type { MetaField } from '../data/fields.ts';
 import type { Options } from '../query/options.ts';
 import type { Wanted } from './context.ts';
 

@@ -1,4 +1,5 @@
 /** The features that enrich extracted data: `ping` (docs/CONTRACT.md §4) and `iframe`. */
+import { MEDIA_FIELDS, type MediaField } from '../data/fields.ts';
 import type { IframeOptions, PingOptions } from './options.ts';
 import { child, feature, flagOf, numberIn } from './read.ts';
 import type { QueryNode } from './tree.ts';
@@ -7,14 +8,9 @@ const PIXELS = 10_000;
 
 export function readPing(root: QueryNode): PingOptions {
   const node = feature(child(root, 'ping'), true);
-  if (node === false) return { image: false, logo: false, audio: false, video: false };
   // The object form changes only the sub-keys given; the rest stay checked.
-  return {
-    image: flagOf(node, 'image', true, 'ping'),
-    logo: flagOf(node, 'logo', true, 'ping'),
-    audio: flagOf(node, 'audio', true, 'ping'),
-    video: flagOf(node, 'video', true, 'ping'),
-  };
+  const on = (field: MediaField): boolean => node !== false && flagOf(node, field, true, 'ping');
+  return Object.fromEntries(MEDIA_FIELDS.map((field) => [field, on(field)])) as Record<MediaField, boolean>;
 }
 
 export function readIframe(root: QueryNode): false | IframeOptions {

@@ -3,7 +3,8 @@
  * `meta.<field>=false` drops a field from the default set; `audio` / `video` add their field.
  */
 import { invalidParam } from '../errors.ts';
-import { DEFAULT_META_FIELDS, META_FIELDS, type MetaField, type MetaOptions } from './options.ts';
+import { DEFAULT_META_FIELDS, isMetaField, META_FIELDS, type MetaField } from '../data/fields.ts';
+import type { MetaOptions } from './options.ts';
 import { child, feature, flag, join } from './read.ts';
 import type { QueryNode } from './tree.ts';
 
@@ -12,8 +13,6 @@ export interface MetaChoice {
   readonly audio: boolean;
   readonly video: boolean;
 }
-
-const isMetaField = (key: string): key is MetaField => (META_FIELDS as readonly string[]).includes(key);
 
 export function readMeta(root: QueryNode): MetaChoice {
   const node = feature(child(root, 'meta'), true);

@@ -3,22 +3,7 @@
  * applied, so a consumer only meets `undefined` where the contract has no default, and the whole object is
  * frozen.
  */
-
-export const DEFAULT_META_FIELDS = [
-  'title',
-  'description',
-  'lang',
-  'author',
-  'publisher',
-  'date',
-  'url',
-  'image',
-  'logo',
-] as const;
-
-/** The default fields plus the media ones the `audio` / `video` flags add. */
-export const META_FIELDS = [...DEFAULT_META_FIELDS, 'audio', 'video'] as const;
-export type MetaField = (typeof META_FIELDS)[number];
+import type { MediaField, MetaField } from '../data/fields.ts';
 
 export interface MetaOptions {
   /** Fields to extract, in the order of META_FIELDS; never empty (no field at all is `meta: false`). */
@@ -71,12 +56,8 @@ export interface PdfOptions {
   readonly printBackground: boolean;
 }
 
-export interface PingOptions {
-  readonly image: boolean;
-  readonly logo: boolean;
-  readonly audio: boolean;
-  readonly video: boolean;
-}
+/** Which media fields are probed. */
+export type PingOptions = Readonly<Record<MediaField, boolean>>;
 
 /** Overrides merged over the device's own viewport; only the fields the caller gave are present. */
 export interface ViewportOptions {

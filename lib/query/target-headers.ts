@@ -3,36 +3,20 @@
  * headers with the prefix removed (so secrets such as cookies can stay out of the URL and the cache key).
  */
 import { GlanceError, invalidParam } from '../errors.ts';
+import { FORWARDED_PREFIX, forwardedHeaders } from '../http/forwarded-headers.ts';
+import { CLIENT_MANAGED } from '../http/hop-by-hop.ts';
 import { child, join, scalar } from './read.ts';
 import type { QueryNode } from './tree.ts';
-
-const PREFIX = 'x-api-header-';
 
 // RFC 9110 §5.1: a field name is a token.
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9a-z]+$/;
 // RFC 9110 §5.5: visible ASCII, space, tab and obs-text; never CR, LF or NUL.
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-// Framing and connection headers belong to the HTTP client; letting a caller set them would break or smuggle
-// requests.
-const MANAGED = new Set([
-  'host',
-  'content-length',
-  'transfer-encoding',
-  'connection',
-  'keep-alive',
-  'upgrade',
-  'te',
-  'trailer',
-  'expect',
-  'proxy-connection',
-  'http2-settings',
-]);
-
 /** Why a header cannot be sent, or undefined when it can. */
 function problem(name: string, value: string): string | undefined {
   if (!TOKEN.test(name)) return 'a header name made of letters, digits and !#$%&\'*+-.^_`|~';
-  if (MANAGED.has(name)) return `\`${name}\` is set by the connection and cannot be given`;
+  if (CLIENT_MANAGED.has(name)) return `\`${name}\` is set by the connection and cannot be given`;
   if (!FIELD_VALUE.test(value)) return 'a header value without line breaks, NUL or characters beyond Latin-1';
   return undefined;
 }
@@ -63,10 +47,8 @@ export function readHeaders(
     }
   }
 
-  for (const [rawName, rawValue] of Object.entries(requestHeaders)) {
-    const header = rawName.toLowerCase();
-    if (!header.startsWith(PREFIX) || rawValue === undefined) continue;
-    const name = header.slice(PREFIX.length);
+  for (const [header, rawValue] of forwardedHeaders(requestHeaders)) {
+    const name = header.slice(FORWARDED_PREFIX.length);
     const fail = (reason: string) =>
       new GlanceError('EINVALQUERY', `The \`${header}\` request header is invalid: ${reason}.`, {
         data: { [header]: reason },

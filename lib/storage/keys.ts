@@ -4,25 +4,31 @@
  */
 import { createHash } from 'node:crypto';
 import { GlanceError } from '../errors.ts';
+import { essence, mimeOf, typeFromContentType } from '../media/types.ts';
 
 /** Keys never change content, so browsers and the CDN may keep them for a year without revalidating. */
 export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
-const EXTENSIONS = { png: 'image/png', jpg: 'image/jpeg', pdf: 'application/pdf', webp: 'image/webp' } as const;
-type Extension = keyof typeof EXTENSIONS;
+/** What Glance stores: screenshots and PDFs. */
+const EXTENSIONS = ['png', 'jpg', 'pdf', 'webp'] as const;
+type Extension = (typeof EXTENSIONS)[number];
+const isExtension = (ext: string | null): ext is Extension => (EXTENSIONS as readonly (string | null)[]).includes(ext);
 
-const KEY = /^[0-9a-f]{64}\.(png|jpg|pdf|webp)$/;
+const KEY = new RegExp(`^[0-9a-f]{64}\\.(${EXTENSIONS.join('|')})$`);
 
 /** Guards every read: only keys this module could have made reach the disk or the bucket (no `../`, no `/`). */
 export const isStorageKey = (key: string): boolean => KEY.test(key);
 
+/** The content type of an extension Glance stores. */
+const canonical = (extension: Extension): string => mimeOf(extension)!;
+
 function extensionOf(contentType: string): Extension {
-  const essence = contentType.split(';')[0]?.trim().toLowerCase();
+  const mime = essence(contentType);
   // `image/jpg` is not a registered type, but some encoders and servers still send it.
-  if (essence === 'image/jpg') return 'jpg';
-  for (const [extension, type] of Object.entries(EXTENSIONS)) {
-    if (type === essence) return extension as Extension;
-  }
+  if (mime === 'image/jpg') return 'jpg';
+  const extension = typeFromContentType(mime);
+  // Only a type's canonical name: `image/apng` is refused, not stored as `image/png`.
+  if (isExtension(extension) && canonical(extension) === mime) return extension;
   throw new GlanceError('EFATAL', `Cannot store content of type "${contentType}".`);
 }
 
@@ -30,11 +36,11 @@ function extensionOf(contentType: string): Extension {
 export function contentKey(body: Buffer, contentType: string): { key: string; contentType: string } {
   const extension = extensionOf(contentType);
   const hash = createHash('sha256').update(body).digest('hex');
-  return { key: `${hash}.${extension}`, contentType: EXTENSIONS[extension] };
+  return { key: `${hash}.${extension}`, contentType: canonical(extension) };
 }
 
 /** The content type a valid key stands for. */
-export const contentTypeOf = (key: string): string => EXTENSIONS[key.slice(key.lastIndexOf('.') + 1) as Extension];
+export const contentTypeOf = (key: string): string => canonical(key.slice(key.lastIndexOf('.') + 1) as Extension);
 
 /** The error for a put abandoned because the request's budget ran out, rather than because storage failed. */
 export const outOfTime = (cause: unknown): GlanceError =>

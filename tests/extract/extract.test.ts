@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractMetadata, META_FIELDS } from '../../lib/extract/index.ts';
+import { META_FIELDS } from '../../lib/data/fields.ts';
+import { extractMetadata } from '../../lib/extract/index.ts';
 import { createContext, firstValue, type FieldSpec } from '../../lib/extract/rules.ts';
 import { collectFacts } from '../../lib/extract/collect.ts';
 import { head, ldJson, PAGE_URL } from './helpers.ts';

@@ -1,4 +1,5 @@
-import { extractMetadata, type MetaField } from '../../lib/extract/index.ts';
+import type { MetaField } from '../../lib/data/fields.ts';
+import { extractMetadata } from '../../lib/extract/index.ts';
 
 export const PAGE_URL = 'https://news.example.com/2024/03/story.html';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { avFacts } from '../../lib/ping/av/index.ts';
-import { sniff } from '../../lib/ping/sniff.ts';
+import { sniff } from '../../lib/media/sniff.ts';
 import { HEAD_BYTES, type ByteSource } from '../../lib/ping/source.ts';
 import * as make from './fixtures.ts';
 

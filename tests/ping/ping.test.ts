@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { Budget } from '../../lib/time/budget.ts';
-import { PingCache, pingMedia, type PingField } from '../../lib/ping/index.ts';
+import type { MediaField } from '../../lib/data/fields.ts';
+import { PingCache, pingMedia } from '../../lib/ping/index.ts';
 import { html, startServer, type Route, type TestServer } from '../helpers/server.ts';
 import * as make from './fixtures.ts';
 import { deps, serve } from './helpers.ts';
 
 let server: TestServer;
-const ALL: Record<PingField, boolean> = { image: true, logo: true, audio: true, video: true };
+const ALL: Record<MediaField, boolean> = { image: true, logo: true, audio: true, video: true };
 
 /** Answers after `ms`, then with `route`. */
 const later =

@@ -1,5 +1,5 @@
 import { microdataValues, type ImageFact } from '../facts.ts';
-import { kindOfUrl } from '../../media/kind.ts';
+import { kindOfUrl } from '../../media/types.ts';
 import type { FieldSpec, Rule } from '../rules.ts';
 import { isMainNode, ldUrl, link, meta } from '../sources.ts';
 

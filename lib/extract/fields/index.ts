@@ -1,4 +1,5 @@
-import type { FieldSpec, MetaField } from '../rules.ts';
+import type { MetaField } from '../../data/fields.ts';
+import type { FieldSpec } from '../rules.ts';
 import { audio } from './audio.ts';
 import { author } from './author.ts';
 import { date } from './date.ts';

@@ -1,6 +1,6 @@
 import { microdataValues, type LinkFact } from '../facts.ts';
 import { typesOf, type Json } from '../jsonld.ts';
-import { kindOfUrl } from '../../media/kind.ts';
+import { kindOfUrl } from '../../media/types.ts';
 import type { FieldSpec, Rule } from '../rules.ts';
 import { ldNodes, ldValues, meta } from '../sources.ts';
 

@@ -1,6 +1,6 @@
 import { metaValues } from '../facts.ts';
 import { asUrl, typesOf } from '../jsonld.ts';
-import { kindOfType, kindOfUrl, type MediaKind } from '../../media/kind.ts';
+import { kindOfType, kindOfUrl, type MediaKind } from '../../media/types.ts';
 import type { Rule } from '../rules.ts';
 import { ldNodes, ldValues } from '../sources.ts';
 

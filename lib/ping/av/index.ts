@@ -1,5 +1,5 @@
 /** Duration (and, for video, picture size) from an audio or video container, by the container the bytes are. */
-import type { Sniffed } from '../sniff.ts';
+import type { Sniffed } from '../../media/sniff.ts';
 import type { ByteSource, Facts } from '../source.ts';
 import { flacFacts } from './flac.ts';
 import { matroskaFacts } from './matroska.ts';

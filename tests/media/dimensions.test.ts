@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { imageDimensions } from '../../lib/ping/image/index.ts';
-import { svgSize } from '../../lib/ping/image/svg.ts';
-import { sniff } from '../../lib/ping/sniff.ts';
-import * as make from './fixtures.ts';
+import { imageDimensions } from '../../lib/media/dimensions.ts';
+import { sniff } from '../../lib/media/sniff.ts';
+import { svgSize } from '../../lib/media/svg.ts';
+import * as make from '../ping/fixtures.ts';
 
 /** Sniffs, then sizes: the path every probe takes. */
 function sized(bytes: Buffer): { type: string | undefined; width?: number; height?: number } {
@@ -91,31 +91,6 @@ describe('SVG size', () => {
     assert.equal(svgSize(svg('<svg width="100%" height="100%">')), undefined);
     assert.equal(svgSize(svg('<svg viewBox="0 0 0 10">')), undefined);
     assert.equal(svgSize(Buffer.from('<html><body>hi</body></html>')), undefined);
-  });
-});
-
-describe('sniffing', () => {
-  test('an HTML page is named as such, SVG inside HTML is still HTML', () => {
-    assert.equal(sniff(Buffer.from('<!DOCTYPE html><html><body><svg width="1" height="1"></svg>')), 'html');
-    assert.equal(sniff(Buffer.from('\n  <html lang="en"><head><title>404</title>')), 'html');
-  });
-
-  test('media containers', () => {
-    assert.equal(sniff(make.mp3(2)), 'mp3');
-    assert.equal(sniff(make.mp3(2, { id3: 10 })), 'mp3');
-    assert.equal(sniff(make.mp4(1)), 'mp4');
-    assert.equal(sniff(make.mp4(1, { brand: 'M4A ' })), 'm4a');
-    assert.equal(sniff(make.mp4(1, { brand: 'qt  ' })), 'mov');
-    assert.equal(sniff(make.webm(1, 2, 2)), 'webm');
-    assert.equal(sniff(make.ogg('vorbis', 1)), 'ogg');
-    assert.equal(sniff(make.ogg('opus', 1)), 'opus');
-    assert.equal(sniff(make.wav(0.01)), 'wav');
-    assert.equal(sniff(make.flac(1)), 'flac');
-  });
-
-  test('unknown bytes: undefined', () => {
-    assert.equal(sniff(Buffer.from('hello, plain text')), undefined);
-    assert.equal(sniff(Buffer.alloc(100)), undefined);
   });
 });
 

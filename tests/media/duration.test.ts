@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { prettyDuration } from '../../lib/ping/index.ts';
+import { prettyDuration } from '../../lib/media/pretty.ts';
 
 test("duration_pretty is Microlink's compact form: the largest unit, seconds rounded", () => {
   // Values Microlink itself answered: 28.533333 → "29s", 30.040816 → "30s", 1502 s → "25m".

@@ -6,7 +6,7 @@
  * browsers display them rotated, and SVG, whose text image-size only looks for in the first kilobyte.
  */
 import { imageSize } from 'image-size';
-import type { Sniffed } from '../sniff.ts';
+import type { Sniffed } from './sniff.ts';
 import { svgSize } from './svg.ts';
 
 export interface Dimensions {
@@ -16,7 +16,8 @@ export interface Dimensions {
 
 const isPixels = (value: number | undefined): value is number => Number.isSafeInteger(value) && value! > 0;
 
-function rasterSize(bytes: Buffer): Dimensions | undefined {
+/** PNG, JPEG, GIF, WebP, AVIF, ICO, BMP, TIFF…: undefined when the bytes do not say. */
+export function rasterSize(bytes: Buffer): Dimensions | undefined {
   let size: ReturnType<typeof imageSize>;
   try {
     size = imageSize(bytes);

@@ -3,7 +3,8 @@
  * specifications give). Servers label media loosely (`application/octet-stream`, no type at all), and the
  * parsers must only ever see bytes of their own format, so the bytes decide which parser runs.
  */
-import { frameHeader } from './av/mp3.ts';
+import { frameHeader } from '../ping/av/mp3.ts';
+import { kindOfExtension } from './types.ts';
 
 /** Extensions this module can name; `html` marks a page where a media file was expected. */
 export type Sniffed =
@@ -90,5 +91,4 @@ export function sniff(bytes: Buffer): Sniffed | undefined {
   return sniffMarkup(bytes);
 }
 
-export const isImage = (type: Sniffed | undefined): boolean =>
-  type !== undefined && ['png', 'jpg', 'gif', 'webp', 'bmp', 'ico', 'avif', 'heic', 'tiff', 'svg'].includes(type);
+export const isImage = (type: Sniffed | undefined): boolean => type !== undefined && kindOfExtension(type) === 'image';
