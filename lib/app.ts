@@ -9,8 +9,8 @@ import {
   createCacheStore,
   createLocalRefresher,
   ResultCache,
-  type CachedAnswer,
   type CacheStore,
+  type Produced,
   type Refresh,
 } from './cache/index.ts';
 import type { Config } from './config.ts';
@@ -73,17 +73,18 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   const checkKey = createKeyCheck(config.apiKeys);
   const parse = createRequestParser();
 
-  /** The answer for a valid request, cacheable as it is: errors of the target or the pipeline included. */
-  async function produce(url: VettedUrl, options: Options, budget: Budget, timings: Timings, requestId: string): Promise<CachedAnswer> {
+  /** The answer for a valid request: a failure carries its code, which decides whether it may be cached. */
+  async function produce(url: VettedUrl, options: Options, budget: Budget, timings: Timings, requestId: string): Promise<Produced> {
     try {
       const { envelope, mode, loadMs } = await budget.race(runPipeline(url, options, budget, timings, pipeline), timeUp(options.timeout));
       if (options.filter) envelope.data = pickPaths(envelope.data, options.filter);
       const headers: Record<string, string> = { 'x-fetch-mode': mode };
       if (loadMs !== undefined) headers['x-fetch-time'] = `${Math.round(loadMs)}ms`;
-      return options.embed ? embedResponse(envelope, options.embed, headers) : json(200, envelope, headers);
+      return { answer: options.embed ? embedResponse(envelope, options.embed, headers) : json(200, envelope, headers) };
     } catch (error) {
       if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, requestId);
-      return errorResponse(error, { requestId, docsUrl: config.docsUrl, target: options.url });
+      const answer = errorResponse(error, { requestId, docsUrl: config.docsUrl, target: options.url });
+      return { answer, error: error instanceof GlanceError ? error.code : 'EFATAL' };
     } finally {
       // Whatever is still running for this answer (a hedged probe, an upload) stops once it is decided.
       budget.abort();
@@ -109,7 +110,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       const budget = Budget.until(Math.min(request.receivedAt + options.timeout, limit));
       const answer = cache.answer(
         key,
-        { ttl: options.ttl, staleTtl: options.staleTtl, force: options.force || origin === 'refresh' },
+        { ttl: options.ttl, staleTtl: options.staleTtl, force: options.force || origin === 'refresh', deadline: budget.deadline },
         () => produce(url, options, budget, timings, request.requestId),
         { rawQueryString: request.rawQueryString, headers: request.headers },
       );

@@ -11,12 +11,13 @@ import { createS3CacheStore } from '../aws/s3-cache.ts';
 export { cacheHeaders, type CacheHeaderOptions } from './cache-control.ts';
 export { cacheKey } from './key.ts';
 export { createLocalRefresher, type LocalRefresher, type Refresh, type RefreshJob, type RefreshRequest } from './refresh.ts';
+export { failureKind, TARGET_FAILURE_TTL_MS, type FailureKind } from './failure-policy.ts';
 export {
-  DEFAULT_FAILURE_TTL_MS,
   ResultCache,
   type CacheErrorContext,
   type CacheOutcome,
   type CachePolicy,
+  type Produced,
   type CacheStatus,
   type ResultCacheOptions,
 } from './result-cache.ts';
