@@ -24,6 +24,7 @@ import { TIMEOUT, type Options } from './query/options.ts';
 import { createRequestParser } from './http/parse-request.ts';
 import { embedResponse, errorResponse, json } from './http/respond.ts';
 import { createStorage, type Storage } from './storage/index.ts';
+import { SWEEP_INTERVAL_MS, sweepPeriodically } from './storage/sweep.ts';
 import { Budget } from './time/budget.ts';
 import { Timings } from './time/timings.ts';
 
@@ -66,7 +67,10 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   };
   const report = (error: unknown) => deps.onUnexpectedError?.(error, 'cache');
   const local = deps.refresh ? undefined : createLocalRefresher(report);
-  const cache = new ResultCache(deps.cacheStore === null ? undefined : (deps.cacheStore ?? createCacheStore(config.cache)), {
+  const store = deps.cacheStore === null ? undefined : (deps.cacheStore ?? createCacheStore(config.cache));
+  // Local folders forget what is past the retention (buckets do by lifecycle rule): now, then periodically.
+  const sweeps = sweepPeriodically([pipeline.storage, store], SWEEP_INTERVAL_MS, report);
+  const cache = new ResultCache(store, {
     refresh: deps.refresh ?? (local as NonNullable<typeof local>).refresh,
     onError: report,
   });
@@ -138,6 +142,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   return {
     handle,
     close: async () => {
+      await sweeps.stop();
       await local?.idle();
       if (renderer) await (await renderer).close();
     },

@@ -43,6 +43,9 @@ export interface CacheStore {
   get(key: string): Promise<CacheEntry | undefined>;
   /** Replaces the entry at once: a concurrent get sees the old or the new one. Throws EFATAL on failure. */
   set(key: string, entry: CacheEntry): Promise<void>;
+  /** Deletes entries past the retention, a bounded part per call (local folder; the bucket's lifecycle rule does
+   *  this deployed). Resolves with the number deleted. */
+  sweep?(): Promise<number>;
 }
 
 /** undefined when caching is off. Either home is fronted by a small in-memory layer for hot entries. */
@@ -51,7 +54,7 @@ export function createCacheStore(settings: CacheSettings): CacheStore | undefine
     case 'off':
       return undefined;
     case 'local':
-      return withMemory(createLocalCacheStore(settings.dir));
+      return withMemory(createLocalCacheStore(settings.dir, { retention: settings.retention }));
     case 's3':
       return withMemory(createS3CacheStore(settings));
   }
