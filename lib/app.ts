@@ -10,8 +10,8 @@ import {
   createCacheStore,
   createLocalRefresher,
   ResultCache,
-  type CachedAnswer,
   type CacheStore,
+  type Produced,
   type Refresh,
 } from './cache/index.ts';
 import type { Config } from './config.ts';
@@ -28,6 +28,7 @@ import { isForwardedHeader } from './http/forwarded-headers.ts';
 import { createRequestParser } from './http/parse-request.ts';
 import { embedResponse, errorResponse, json } from './http/respond.ts';
 import { createStorage, type Storage } from './storage/index.ts';
+import { SWEEP_INTERVAL_MS, sweepPeriodically } from './storage/sweep.ts';
 import { Budget } from './time/budget.ts';
 import { Timings } from './time/timings.ts';
 
@@ -70,24 +71,28 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   };
   const report = (error: unknown) => deps.onUnexpectedError?.(error, 'cache');
   const local = deps.refresh ? undefined : createLocalRefresher(report);
-  const cache = new ResultCache(deps.cacheStore === null ? undefined : (deps.cacheStore ?? createCacheStore(config.cache)), {
+  const store = deps.cacheStore === null ? undefined : (deps.cacheStore ?? createCacheStore(config.cache));
+  // Local folders forget what is past the retention (buckets do by lifecycle rule): now, then periodically.
+  const sweeps = sweepPeriodically([pipeline.storage, store], SWEEP_INTERVAL_MS, report);
+  const cache = new ResultCache(store, {
     refresh: deps.refresh ?? (local as NonNullable<typeof local>).refresh,
     onError: report,
   });
   const checkKey = createKeyCheck(config.apiKeys);
   const parse = createRequestParser();
 
-  /** The answer for a valid request, cacheable as it is: errors of the target or the pipeline included. */
-  async function produce(url: VettedUrl, options: Options, budget: Budget, timings: Timings, requestId: string): Promise<CachedAnswer> {
+  /** The answer for a valid request: a failure carries its code, which decides whether it may be cached. */
+  async function produce(url: VettedUrl, options: Options, budget: Budget, timings: Timings, requestId: string): Promise<Produced> {
     try {
       const { envelope, mode, loadMs } = await budget.race(runPipeline(url, options, budget, timings, pipeline), timeUp(options.timeout));
       if (options.filter) envelope.data = pickPaths(envelope.data, options.filter);
       const headers: Record<string, string> = { 'x-fetch-mode': mode };
       if (loadMs !== undefined) headers['x-fetch-time'] = `${Math.round(loadMs)}ms`;
-      return options.embed ? embedResponse(envelope, options.embed, headers) : json(200, envelope, headers);
+      return { answer: options.embed ? embedResponse(envelope, options.embed, headers) : json(200, envelope, headers) };
     } catch (error) {
       if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, requestId);
-      return errorResponse(error, { requestId, docsUrl: config.docsUrl, target: options.url });
+      const answer = errorResponse(error, { requestId, docsUrl: config.docsUrl, target: options.url });
+      return { answer, error: error instanceof GlanceError ? error.code : 'EFATAL' };
     } finally {
       // Whatever is still running for this answer (a hedged probe, an upload) stops once it is decided.
       budget.abort();
@@ -116,7 +121,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       const budget = Budget.until(Math.min(request.receivedAt + options.timeout, limit));
       const answer = cache.answer(
         key,
-        { ttl: options.ttl, staleTtl: options.staleTtl, force: options.force || origin === 'refresh' },
+        { ttl: options.ttl, staleTtl: options.staleTtl, force: options.force || origin === 'refresh', deadline: budget.deadline },
         () => produce(url, options, budget, timings, request.requestId),
         { rawQueryString: request.rawQueryString, headers: request.headers },
       );
@@ -144,6 +149,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   return {
     handle,
     close: async () => {
+      await sweeps.stop();
       await local?.idle();
       if (renderer) await (await renderer).close();
     },

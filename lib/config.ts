@@ -3,6 +3,10 @@
  * reads process.env.
  */
 import { AddressPolicy } from './guard/policy.ts';
+import { parseDuration } from './query/duration.ts';
+
+/** The longest `ttl` a request may ask for (docs/CONTRACT.md §2), and so the default retention. */
+export const DEFAULT_RETENTION_MS = 31 * 24 * 3_600_000;
 
 export interface Config {
   /** Port of the local service. */
@@ -37,13 +41,14 @@ export interface Config {
   readonly apiKeys: { readonly kind: 'none' } | { readonly kind: 'env'; readonly keys: readonly string[] } | { readonly kind: 'ssm'; readonly parameter: string };
 }
 
+/** `retention`: ms after its last write a file of the local folder is deleted (GLANCE_RETENTION). */
 export type CacheSettings =
-  | { readonly kind: 'local'; readonly dir: string }
+  | { readonly kind: 'local'; readonly dir: string; readonly retention: number }
   | { readonly kind: 's3'; readonly bucket: string; readonly region: string; readonly endpoint: string | undefined; readonly forcePathStyle: boolean }
   | { readonly kind: 'off' };
 
 export type StorageSettings =
-  | { readonly kind: 'local'; readonly dir: string }
+  | { readonly kind: 'local'; readonly dir: string; readonly retention: number }
   | {
       readonly kind: 's3';
       readonly bucket: string;
@@ -93,15 +98,27 @@ const s3 = (env: Env, bucket: string) => ({
   forcePathStyle: env.GLANCE_S3_FORCE_PATH_STYLE === 'true' || Boolean(env.GLANCE_S3_ENDPOINT),
 });
 
-function storage(env: Env): StorageSettings {
-  const bucket = env.GLANCE_S3_BUCKET;
-  return bucket ? s3(env, bucket) : { kind: 'local', dir: env.GLANCE_STORAGE_DIR || '.glance/assets' };
+/**
+ * How long local assets and cache entries are kept after their last write (a put of bytes already stored counts,
+ * so a screenshot lives at least as long as any answer naming it). At least an hour.
+ */
+function retention(env: Env): number {
+  const raw = env.GLANCE_RETENTION;
+  if (raw === undefined || raw === '') return DEFAULT_RETENTION_MS;
+  const ms = parseDuration(raw);
+  if (ms === undefined || ms < 3_600_000) throw new ConfigError(`GLANCE_RETENTION must be a duration of at least 1h (e.g. 31d), got "${raw}"`);
+  return ms;
 }
 
-function cache(env: Env): CacheSettings {
+function storage(env: Env, kept: number): StorageSettings {
+  const bucket = env.GLANCE_S3_BUCKET;
+  return bucket ? s3(env, bucket) : { kind: 'local', dir: env.GLANCE_STORAGE_DIR || '.glance/assets', retention: kept };
+}
+
+function cache(env: Env, kept: number): CacheSettings {
   if (env.GLANCE_CACHE === 'off') return { kind: 'off' };
   const bucket = env.GLANCE_CACHE_BUCKET;
-  return bucket ? s3(env, bucket) : { kind: 'local', dir: env.GLANCE_CACHE_DIR || '.glance/cache' };
+  return bucket ? s3(env, bucket) : { kind: 'local', dir: env.GLANCE_CACHE_DIR || '.glance/cache', retention: kept };
 }
 
 function apiKeys(env: Env): Config['apiKeys'] {
@@ -130,6 +147,7 @@ const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const publicUrl = trimSlash(env.GLANCE_PUBLIC_URL || `http://localhost:${port}`);
+  const kept = retention(env);
   return Object.freeze({
     port,
     host: env.HOST || '127.0.0.1',
@@ -139,7 +157,7 @@ export function loadConfig(env: Env = process.env): Config {
     maxBodyBytes: integer(env, 'GLANCE_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     userAgent: env.GLANCE_USER_AGENT || DEFAULT_USER_AGENT,
     docsUrl: env.GLANCE_DOCS_URL || DOCS_URL,
-    storage: storage(env),
+    storage: storage(env, kept),
     cdnUrl: trimSlash(env.CDN_URL || publicUrl),
     // AWS_LAMBDA_FUNCTION_NAME is set by the Lambda runtime itself.
     chromium: { mode: env.AWS_LAMBDA_FUNCTION_NAME ? ('lambda' as const) : ('local' as const), path: env.CHROMIUM_PATH || undefined },
@@ -147,7 +165,7 @@ export function loadConfig(env: Env = process.env): Config {
     lambda: env.AWS_LAMBDA_FUNCTION_NAME
       ? { functionName: env.AWS_LAMBDA_FUNCTION_NAME, region: env.AWS_REGION || 'us-east-1' }
       : undefined,
-    cache: cache(env),
+    cache: cache(env, kept),
     apiKeys: apiKeys(env),
   });
 }

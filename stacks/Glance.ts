@@ -1,7 +1,7 @@
 /**
  * Glance on AWS: CloudFront → API Gateway HTTP API → one Lambda function (functions/api.ts) with Chromium from a
  * layer; screenshots and PDFs in a private bucket behind a second CloudFront distribution; cached answers in a
- * private bucket that forgets entries after 31 days. Settings: stacks/settings.ts.
+ * private bucket; both buckets forget objects after the retention (31 days by default). Settings: stacks/settings.ts.
  */
 import { Duration } from 'aws-cdk-lib';
 import { Architecture, Code, LayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
@@ -14,9 +14,6 @@ import { createAssetCdn } from './assets.ts';
 import { buildChromiumLayer, CHROMIUM_PACKAGE } from './chromium-layer.ts';
 import { apiKeysStatements, bucketStatements, selfInvokeStatement } from './permissions.ts';
 import { readSettings } from './settings.ts';
-
-/** A cached answer lives at most `ttl`, and `ttl` is at most 31 days (docs/CONTRACT.md §2). */
-const CACHE_EXPIRY = Duration.days(31);
 
 function privateBucket(scope: Construct, id: string, props: BucketProps = {}): Bucket {
   return new Bucket(scope, id, {
@@ -31,9 +28,14 @@ function privateBucket(scope: Construct, id: string, props: BucketProps = {}): B
 export function Glance({ app, stack }: StackContext) {
   const settings = readSettings();
 
-  const assets = privateBucket(stack, 'Assets');
+  // A cached answer lives at most `ttl` (at most 31 days, the default retention); an asset is created anew each
+  // time an answer names it again (lib/aws/s3-storage.ts), so it outlives every answer naming it.
+  const expiry = Duration.days(settings.retentionDays);
+  const assets = privateBucket(stack, 'Assets', {
+    lifecycleRules: [{ id: 'expire-assets', expiration: expiry, abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+  });
   const cache = privateBucket(stack, 'Cache', {
-    lifecycleRules: [{ id: 'expire-cached-answers', expiration: CACHE_EXPIRY, abortIncompleteMultipartUploadAfter: Duration.days(1) }],
+    lifecycleRules: [{ id: 'expire-cached-answers', expiration: expiry, abortIncompleteMultipartUploadAfter: Duration.days(1) }],
   });
   const assetCdn = createAssetCdn(stack, assets, settings.cdnDomain);
 
@@ -76,6 +78,7 @@ export function Glance({ app, stack }: StackContext) {
       GLANCE_S3_REGION: stack.region,
       CDN_URL: assetCdn.url,
       GLANCE_CACHE_BUCKET: cache.bucketName,
+      GLANCE_RETENTION: `${settings.retentionDays}d`,
       ...(settings.apiKeysParameter ? { GLANCE_API_KEYS_PARAMETER: settings.apiKeysParameter } : {}),
       ...settings.passThrough,
     },

@@ -3,7 +3,13 @@
  * `.env.<stage>` and `.env.<stage>.local` into that environment first, so per-stage values live in `.env.<stage>`.
  */
 
+import { parseDuration } from '../lib/query/duration.ts';
+
 type Env = Record<string, string | undefined>;
+
+const DAY_MS = 24 * 3_600_000;
+/** The longest `ttl` a request may ask for (docs/CONTRACT.md §2): nothing cached may outlive what it names. */
+const DEFAULT_RETENTION_DAYS = 31;
 
 export interface CustomDomain {
   /** The host name, e.g. `cdn.example.com`; its DNS record (CNAME or alias) is the deployer's to create. */
@@ -21,6 +27,9 @@ export interface Settings {
   readonly apiKeysParameter: string | undefined;
   /** HTTP API default-route throttling: steady requests per second and burst size. */
   readonly throttle: { readonly rate: number; readonly burst: number };
+  /** Whole days the buckets keep an object after its creation (GLANCE_RETENTION, rounded up; default 31, the
+   *  longest `ttl`): cached answers, and screenshots and PDFs, which a put of the same bytes creates anew. */
+  readonly retentionDays: number;
   /** Function settings passed through unchanged when set (lib/config.ts validates them at cold start). */
   readonly passThrough: Readonly<Record<string, string>>;
 }
@@ -58,6 +67,15 @@ function positive(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+/** S3 lifecycle rules count in whole days: a retention is rounded up to them. */
+function retentionDays(env: Env): number {
+  const raw = env.GLANCE_RETENTION;
+  if (raw === undefined || raw === '') return DEFAULT_RETENTION_DAYS;
+  const ms = parseDuration(raw);
+  if (ms === undefined || ms < DAY_MS) throw new SettingsError(`GLANCE_RETENTION must be a duration of at least 1d (e.g. 31d), got "${raw}"`);
+  return Math.ceil(ms / DAY_MS);
+}
+
 export function readSettings(env: Env = process.env): Settings {
   const apiKeysParameter = env.GLANCE_API_KEYS_PARAMETER?.trim() || undefined;
   if (apiKeysParameter && !PARAMETER.test(apiKeysParameter)) {
@@ -75,6 +93,7 @@ export function readSettings(env: Env = process.env): Settings {
     // Each request may hold a Chromium for up to 28 s: the defaults keep one burst of callers from buying
     // hundreds of concurrent browsers.
     throttle: Object.freeze({ rate: positive(env, 'GLANCE_THROTTLE_RATE', 50), burst: positive(env, 'GLANCE_THROTTLE_BURST', 100) }),
+    retentionDays: retentionDays(env),
     passThrough: Object.freeze(passThrough),
   });
 }

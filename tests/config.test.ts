@@ -1,7 +1,7 @@
-/** The local service's own settings: loopback by default, the shutdown grace period, extra Chromium flags. */
+/** Configuration read once from the environment: the local service's own settings and the local folders' retention. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, loadConfig } from '../lib/config.ts';
+import { ConfigError, DEFAULT_RETENTION_MS, loadConfig } from '../lib/config.ts';
 
 test('the local service listens on loopback with a 10 s shutdown grace unless told otherwise', () => {
   const defaults = loadConfig({});
@@ -25,4 +25,21 @@ test('GLANCE_CHROMIUM_ARGS is a JSON array of strings, since flags hold commas a
   for (const value of [rules, '{"a":1}', '[1]']) {
     assert.throws(() => loadConfig({ GLANCE_CHROMIUM_ARGS: value }), (error: Error) => error instanceof ConfigError && /GLANCE_CHROMIUM_ARGS/.test(error.message));
   }
+});
+
+const retentionOf = (env: Record<string, string>) => {
+  const { storage, cache } = loadConfig(env);
+  assert.equal(storage.kind, 'local');
+  assert.equal(cache.kind, 'local');
+  return [storage.kind === 'local' && storage.retention, cache.kind === 'local' && cache.retention];
+};
+
+test('local assets and cache entries are kept 31 days by default, the longest ttl', () => {
+  assert.equal(DEFAULT_RETENTION_MS, 31 * 24 * 3_600_000);
+  assert.deepEqual(retentionOf({}), [DEFAULT_RETENTION_MS, DEFAULT_RETENTION_MS]);
+});
+
+test('GLANCE_RETENTION is a duration of at least an hour', () => {
+  assert.deepEqual(retentionOf({ GLANCE_RETENTION: '7d' }), [7 * 24 * 3_600_000, 7 * 24 * 3_600_000]);
+  for (const bad of ['soon', '59m', '-1d']) assert.throws(() => loadConfig({ GLANCE_RETENTION: bad }), ConfigError, bad);
 });

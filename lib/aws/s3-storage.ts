@@ -1,5 +1,9 @@
-/** Storage in an S3 bucket (deployed behind CloudFront, which answers `${cdnUrl}/${key}`). */
-import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
+/**
+ * Storage in an S3 bucket (deployed behind CloudFront, which answers `${cdnUrl}/${key}`). The bucket's lifecycle
+ * rule deletes objects the retention after their creation (stacks/Glance.ts); a put of bytes already stored copies
+ * the object onto itself, which creates it anew without uploading, so an asset outlives every answer naming it.
+ */
+import { CopyObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { createS3Client, isNoSuchKey, s3Failure, type S3Settings } from './s3-client.ts';
 import type { Storage } from '../storage/index.ts';
 import { ASSET_CACHE_CONTROL, contentKey, contentTypeOf, isStorageKey, outOfTime } from '../storage/keys.ts';
@@ -29,7 +33,20 @@ export function createS3Storage(settings: S3Settings, cdnUrl: string): Storage {
       const { key, contentType } = contentKey(body, type);
       try {
         abortSignal?.throwIfAborted();
-        if (!(await exists(key, abortSignal))) {
+        if (await exists(key, abortSignal)) {
+          await client.send(
+            new CopyObjectCommand({
+              Bucket: bucket,
+              Key: key,
+              CopySource: `${bucket}/${key}`,
+              // S3 refuses a copy onto itself that changes nothing; replacing the metadata (with the same) is a change.
+              MetadataDirective: 'REPLACE',
+              ContentType: contentType,
+              CacheControl: ASSET_CACHE_CONTROL,
+            }),
+            { abortSignal },
+          );
+        } else {
           await client.send(
             new PutObjectCommand({
               Bucket: bucket,

@@ -2,7 +2,7 @@
  * The caching headers of an answer (docs/CONTRACT.md §3). `s-maxage` and `stale-while-revalidate` follow RFC 5861 so an
  * edge cache (CloudFront) behaves like ResultCache: fresh until `staleTtl`, then served stale while one request
  * revalidates, and never kept past `ttl` in all. Both count from now, not from when the answer was made, which is
- * why no `Age` header is sent alongside them.
+ * why no `Age` header is sent alongside them. Failed answers (4xx, 5xx) are `no-store`: the edge keeps none.
  */
 import type { CacheOutcome } from './result-cache.ts';
 
@@ -25,6 +25,13 @@ export function cacheHeaders(outcome: CacheOutcome, { shared = true }: CacheHead
     return headers;
   }
   headers['x-cache-ttl'] = String(outcome.ttl);
+  // A failure is never kept at the edge, even one the result cache keeps for its minute (failure-policy.ts):
+  // the result cache already spares the target the retries at the cost of one store read, and it forgets the
+  // failure the moment a `force` or a refresh stores a success, which no edge copy would.
+  if (outcome.answer.statusCode >= 400) {
+    headers['cache-control'] = 'no-store';
+    return headers;
+  }
   if (!shared) {
     headers['cache-control'] = 'private, no-store';
     return headers;

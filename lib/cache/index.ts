@@ -11,12 +11,13 @@ import { createS3CacheStore } from '../aws/s3-cache.ts';
 export { cacheHeaders, type CacheHeaderOptions } from './cache-control.ts';
 export { cacheKey } from './key.ts';
 export { createLocalRefresher, type LocalRefresher, type Refresh, type RefreshJob, type RefreshRequest } from './refresh.ts';
+export { failureKind, TARGET_FAILURE_TTL_MS, type FailureKind } from './failure-policy.ts';
 export {
-  DEFAULT_FAILURE_TTL_MS,
   ResultCache,
   type CacheErrorContext,
   type CacheOutcome,
   type CachePolicy,
+  type Produced,
   type CacheStatus,
   type ResultCacheOptions,
 } from './result-cache.ts';
@@ -42,6 +43,9 @@ export interface CacheStore {
   get(key: string): Promise<CacheEntry | undefined>;
   /** Replaces the entry at once: a concurrent get sees the old or the new one. Throws EFATAL on failure. */
   set(key: string, entry: CacheEntry): Promise<void>;
+  /** Deletes entries past the retention, a bounded part per call (local folder; the bucket's lifecycle rule does
+   *  this deployed). Resolves with the number deleted. */
+  sweep?(): Promise<number>;
 }
 
 /** undefined when caching is off. Either home is fronted by a small in-memory layer for hot entries. */
@@ -50,7 +54,7 @@ export function createCacheStore(settings: CacheSettings): CacheStore | undefine
     case 'off':
       return undefined;
     case 'local':
-      return withMemory(createLocalCacheStore(settings.dir));
+      return withMemory(createLocalCacheStore(settings.dir, { retention: settings.retention }));
     case 's3':
       return withMemory(createS3CacheStore(settings));
   }

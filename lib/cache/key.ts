@@ -8,8 +8,8 @@ import type { Options } from '../query/options.ts';
 
 /**
  * Options that say how to cache or how long to wait, not what to answer: a request differing only in these
- * shares the answer. `timeout` is here because a shorter budget never changes a successful answer, and failures
- * are cached only briefly (see ResultCache).
+ * shares the answer. `timeout` is here because a shorter budget never changes a successful answer, and a failure
+ * born of the budget (a timeout) is never cached (failure-policy.ts).
  */
 const CACHE_ONLY = new Set<keyof Options>(['ttl', 'staleTtl', 'force', 'timeout']);
 

@@ -1,10 +1,16 @@
-/** Cached answers in a local folder, one file per key, for the single-machine service. */
+/**
+ * Cached answers in a local folder, one file per key, for the single-machine service. An entry past its own
+ * `ttl` or past the retention is never answered, and its file is deleted by the sweep (storage/sweep.ts).
+ */
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GlanceError } from '../errors.ts';
+import { createSweeper, isTemporary } from '../storage/sweep.ts';
 import { decodeEntry, encodeEntry, entryName, isCacheKey } from './entry.ts';
 import type { CacheStore } from './index.ts';
+
+const ENTRY = /^[0-9a-f]{64}\.json$/;
 
 const codeOf = (error: unknown): unknown => (error as NodeJS.ErrnoException | undefined)?.code;
 
@@ -14,8 +20,17 @@ const fatal = (action: string, error: unknown): GlanceError =>
     cause: error,
   });
 
-export function createLocalCacheStore(dir: string): CacheStore {
+export interface LocalCacheOptions {
+  /** ms after it was written an entry is dropped, whatever its ttl. */
+  readonly retention: number;
+  readonly now?: () => number;
+}
+
+export function createLocalCacheStore(dir: string, { retention, now = Date.now }: LocalCacheOptions): CacheStore {
+  const sweeper = createSweeper(dir, { retention, now, owns: (name) => ENTRY.test(name) || isTemporary(name) });
   return {
+    sweep: () => sweeper.sweep(),
+
     async get(key) {
       if (!isCacheKey(key)) return undefined;
       let text: string;
@@ -25,7 +40,9 @@ export function createLocalCacheStore(dir: string): CacheStore {
         if (codeOf(error) === 'ENOENT') return undefined;
         throw fatal('read', error);
       }
-      return decodeEntry(text);
+      const entry = decodeEntry(text);
+      if (!entry || now() - entry.createdAt >= Math.min(entry.ttl, retention)) return undefined;
+      return entry;
     },
 
     async set(key, entry) {

@@ -36,6 +36,7 @@ export function withMemory(store: CacheStore, { maxBytes = 64 * 1024 * 1024, max
   };
 
   return {
+    ...(store.sweep ? { sweep: () => store.sweep!() } : {}),
     async get(key) {
       const found = held.get(key);
       if (found && now() - found.at < maxAgeMs) {

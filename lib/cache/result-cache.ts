@@ -9,16 +9,22 @@
  * An entry's lifetime is the shorter of the `ttl` it was stored with and the `ttl` the request asks for, so a
  * caller asking for fresher data never gets older data than it allowed.
  *
- * What is stored (decided by the answer's HTTP status):
- * - below 400 (JSON, embed text, embed 302): for `ttl`.
- * - 4xx: never; the caller's mistake says nothing about the page, and the next caller may ask correctly.
- * - 5xx (the target unreachable, timeouts, our failures): for `failureTtlMs` (60 s) at most, so a target that is
- *   down is not hammered by every retry, and only where nothing better is stored: a failed `force` or refresh
- *   leaves the previous good entry in place. A stored failure is never served stale.
+ * What is stored is decided by the error code of a failed answer (failure-policy.ts), not its HTTP status:
+ * - a success (below 400: JSON, embed text, embed 302): for `ttl`.
+ * - a failure that describes the target (EFETCH, EMAXREDIRECTS, ETOOLARGE, EFORBIDDENURL): for 60 s at most
+ *   (never past `ttl`), so a target that is down is not fetched by every retry, and only where no success is
+ *   stored: a failed `force` or refresh leaves the good entry in place, and a miss whose new answer fails while a
+ *   success is still within its own lifetime answers that success (STALE) instead, as RFC 5861 stale-if-error.
+ *   A stored failure is never served stale.
+ * - any other failure (timeouts, our own faults, caller errors): never.
  *
- * Concurrent requests for one key that need a new answer share one `produce` (single flight per process). The
- * store failing is logged and treated as a miss (read) or ignored (write): the cache never fails a request.
+ * Concurrent requests for one key that need a new answer share one `produce` (single flight per process). A
+ * flight that ends in a failure born of its budget (a timeout) does not bind a joiner whose own deadline is
+ * later: that joiner produces again with its own budget. The store failing is logged and treated as a miss
+ * (read) or ignored (write): the cache never fails a request.
  */
+import type { ErrorCode } from '../errors.ts';
+import { failureLifetime, isBudgetFailure } from './failure-policy.ts';
 import type { CacheEntry, CachedAnswer, CacheStore } from './index.ts';
 import type { Refresh, RefreshRequest } from './refresh.ts';
 
@@ -30,6 +36,14 @@ export interface CachePolicy {
   /** ms, or false for no stale serving */
   readonly staleTtl: number | false;
   readonly force: boolean;
+  /** Epoch ms by which this request must be answered (its budget's end); Infinity when unbounded. */
+  readonly deadline: number;
+}
+
+/** What `produce` makes: the answer and, when it is a failure, its error code (what decides its caching). */
+export interface Produced {
+  readonly answer: CachedAnswer;
+  readonly error?: ErrorCode;
 }
 
 export interface CacheOutcome {
@@ -52,37 +66,41 @@ export interface ResultCacheOptions {
   /** Starts a background refresh of a stale key (refresh.ts, lambda-refresh.ts). */
   readonly refresh: Refresh;
   readonly now?: () => number;
-  /** How long a 5xx answer is kept, ms (default 60 s). */
-  readonly failureTtlMs?: number;
   /** Where store and refresh failures are reported; they never reach the caller. */
   readonly onError?: (error: unknown, context: CacheErrorContext) => void;
 }
-
-export const DEFAULT_FAILURE_TTL_MS = 60_000;
 
 interface Made {
   readonly answer: CachedAnswer;
   readonly createdAt: number;
   /** The lifetime it was given; 0 when it is not to be reused. */
   readonly ttl: number;
+  readonly error: ErrorCode | undefined;
 }
 
-const isFailure = (answer: CachedAnswer): boolean => answer.statusCode >= 500;
+interface Flight {
+  readonly made: Promise<Made>;
+  /** The deadline of the request whose budget the production runs on. */
+  readonly deadline: number;
+}
+
+/** Stored entries are successes or target failures; only a success is ever served past its freshness. */
+const isFailure = (answer: CachedAnswer): boolean => answer.statusCode >= 400;
+
+type Produce = () => Promise<Produced>;
 
 export class ResultCache {
   readonly #store: CacheStore | undefined;
   readonly #refresh: Refresh;
   readonly #now: () => number;
-  readonly #failureTtl: number;
   readonly #onError: ResultCacheOptions['onError'];
-  readonly #flights = new Map<string, Promise<Made>>();
+  readonly #flights = new Map<string, Flight>();
 
   /** `store` undefined: caching is off; answers are still produced once per key at a time. */
   constructor(store: CacheStore | undefined, options: ResultCacheOptions) {
     this.#store = store;
     this.#refresh = options.refresh;
     this.#now = options.now ?? Date.now;
-    this.#failureTtl = options.failureTtlMs ?? DEFAULT_FAILURE_TTL_MS;
     this.#onError = options.onError;
   }
 
@@ -91,13 +109,8 @@ export class ResultCache {
    * call returns (a stale refresh), so it must not depend on anything that ends with the request. `request` is
    * what a refresh in another process needs to regenerate the key.
    */
-  async answer(
-    key: string,
-    policy: CachePolicy,
-    produce: () => Promise<CachedAnswer>,
-    request: RefreshRequest,
-  ): Promise<CacheOutcome> {
-    if (policy.force) return this.#fresh(key, policy, produce, 'BYPASS', false);
+  async answer(key: string, policy: CachePolicy, produce: Produce, request: RefreshRequest): Promise<CacheOutcome> {
+    if (policy.force) return this.#fresh(key, policy, produce, 'BYPASS', undefined);
     const entry = await this.#read(key);
     const age = entry ? Math.max(0, this.#now() - entry.createdAt) : 0;
     if (entry) {
@@ -109,9 +122,10 @@ export class ResultCache {
         return { answer: entry.answer, status, ttl, age, staleTtl };
       }
     }
-    // Too old for this request (a shorter `ttl`) may still be good for others: a failure must not replace it.
-    const goodForOthers = entry !== undefined && !isFailure(entry.answer) && age < entry.ttl;
-    return this.#fresh(key, policy, produce, 'MISS', !goodForOthers);
+    // Too old for this request (a shorter `ttl`) may still be good for others: a failure must not replace it,
+    // and is answered by it.
+    const good = entry !== undefined && !isFailure(entry.answer) && age < entry.ttl ? entry : undefined;
+    return this.#fresh(key, policy, produce, 'MISS', good);
   }
 
   async #read(key: string): Promise<CacheEntry | undefined> {
@@ -124,7 +138,7 @@ export class ResultCache {
     }
   }
 
-  async #askRefresh(key: string, policy: CachePolicy, produce: () => Promise<CachedAnswer>, request: RefreshRequest) {
+  async #askRefresh(key: string, policy: CachePolicy, produce: Produce, request: RefreshRequest) {
     // Already being regenerated here: that flight stores the new answer.
     if (this.#flights.has(key)) return;
     const run = async () => void (await this.#made(key, policy, produce, false));
@@ -135,38 +149,52 @@ export class ResultCache {
     }
   }
 
-  async #fresh(
-    key: string,
-    policy: CachePolicy,
-    produce: () => Promise<CachedAnswer>,
-    status: CacheStatus,
-    mayStoreFailure: boolean,
-  ): Promise<CacheOutcome> {
-    const made = await this.#made(key, policy, produce, mayStoreFailure);
+  /** `good`: a success still within its own lifetime, which a failure must neither replace nor beat. */
+  async #fresh(key: string, policy: CachePolicy, produce: Produce, status: CacheStatus, good: CacheEntry | undefined): Promise<CacheOutcome> {
+    const made = await this.#made(key, policy, produce, good === undefined && status !== 'BYPASS');
+    if (good && made.error !== undefined) {
+      const age = Math.max(0, this.#now() - good.createdAt);
+      return { answer: good.answer, status: 'STALE', ttl: Math.min(good.ttl, policy.ttl), age, staleTtl: policy.staleTtl };
+    }
     return {
       answer: made.answer,
       status,
       ttl: Math.min(made.ttl, policy.ttl),
       // Made for this request (or one joined in flight): only the store's write time has passed since.
       age: 0,
-      staleTtl: isFailure(made.answer) ? false : policy.staleTtl,
+      staleTtl: made.error !== undefined ? false : policy.staleTtl,
     };
   }
 
-  /** Produces and stores the key, or joins the production already running for it. */
-  #made(key: string, policy: CachePolicy, produce: () => Promise<CachedAnswer>, mayStoreFailure: boolean) {
-    let flight = this.#flights.get(key);
-    if (!flight) {
-      flight = this.#produce(key, policy, produce, mayStoreFailure).finally(() => this.#flights.delete(key));
-      this.#flights.set(key, flight);
+  /**
+   * Produces and stores the key, or joins the production already running for it. A joined flight that ran out
+   * of its time is not this request's verdict when this request may run longer: it produces again, on its own
+   * budget (and a flight started meanwhile by another request is joined under the same rule).
+   */
+  async #made(key: string, policy: CachePolicy, produce: Produce, mayStoreFailure: boolean): Promise<Made> {
+    for (;;) {
+      const joined = this.#flights.get(key);
+      if (!joined) return this.#start(key, policy, produce, mayStoreFailure).made;
+      const made = await joined.made;
+      if (!(isBudgetFailure(made.error) && policy.deadline > joined.deadline)) return made;
     }
+  }
+
+  #start(key: string, policy: CachePolicy, produce: Produce, mayStoreFailure: boolean): Flight {
+    const flight: Flight = {
+      made: this.#produce(key, policy, produce, mayStoreFailure).finally(() => {
+        if (this.#flights.get(key) === flight) this.#flights.delete(key);
+      }),
+      deadline: policy.deadline,
+    };
+    this.#flights.set(key, flight);
     return flight;
   }
 
-  async #produce(key: string, policy: CachePolicy, produce: () => Promise<CachedAnswer>, mayStoreFailure: boolean) {
-    const answer = await produce();
+  async #produce(key: string, policy: CachePolicy, produce: Produce, mayStoreFailure: boolean): Promise<Made> {
+    const { answer, error } = await produce();
     const createdAt = this.#now();
-    const ttl = this.#lifetime(answer, policy, mayStoreFailure);
+    const ttl = this.#lifetime(answer, error, policy, mayStoreFailure);
     if (this.#store && ttl > 0) {
       try {
         await this.#store.set(key, { answer, createdAt, ttl });
@@ -174,12 +202,11 @@ export class ResultCache {
         this.#onError?.(error, { key, action: 'store' });
       }
     }
-    return { answer, createdAt, ttl };
+    return { answer, createdAt, ttl, error };
   }
 
-  #lifetime(answer: CachedAnswer, policy: CachePolicy, mayStoreFailure: boolean): number {
-    if (answer.statusCode < 400) return policy.ttl;
-    if (isFailure(answer) && mayStoreFailure) return Math.min(this.#failureTtl, policy.ttl);
-    return 0;
+  #lifetime(answer: CachedAnswer, error: ErrorCode | undefined, policy: CachePolicy, mayStoreFailure: boolean): number {
+    if (error === undefined) return answer.statusCode < 400 ? policy.ttl : 0;
+    return mayStoreFailure ? failureLifetime(error, policy.ttl) : 0;
   }
 }

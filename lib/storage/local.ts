@@ -1,10 +1,15 @@
-/** Storage in a local folder, for the single-machine service; the service itself serves the files (serve.ts). */
+/**
+ * Storage in a local folder, for the single-machine service; the service itself serves the files (serve.ts).
+ * Files are deleted `retention` after their last put (sweep.ts); a put of bytes already stored touches the file,
+ * so an asset outlives every answer that names it (answers live at most `ttl`, at most the retention).
+ */
 import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rename, unlink, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { GlanceError } from '../errors.ts';
 import type { Storage } from './index.ts';
 import { ASSET_CACHE_CONTROL, contentKey, contentTypeOf, isStorageKey, outOfTime } from './keys.ts';
+import { createSweeper, isTemporary } from './sweep.ts';
 
 const codeOf = (error: unknown): unknown => (error as NodeJS.ErrnoException | undefined)?.code;
 
@@ -14,9 +19,11 @@ const fatal = (action: string, error: unknown): GlanceError =>
     cause: error,
   });
 
-async function exists(path: string): Promise<boolean> {
+/** Marks an existing file as written now (its retention starts over); false when there is none. */
+async function touch(path: string): Promise<boolean> {
   try {
-    await stat(path);
+    const now = new Date();
+    await utimes(path, now, now);
     return true;
   } catch (error) {
     if (codeOf(error) === 'ENOENT') return false;
@@ -37,13 +44,15 @@ async function writeAtomically(dir: string, key: string, body: Buffer, signal?: 
   }
 }
 
-export function createLocalStorage(dir: string, cdnUrl: string): Storage {
+export function createLocalStorage(dir: string, cdnUrl: string, retention: number): Storage {
+  const sweeper = createSweeper(dir, { retention, owns: (name) => isStorageKey(name) || isTemporary(name) });
   return {
+    sweep: () => sweeper.sweep(),
     async put(body, type, signal) {
       const { key, contentType } = contentKey(body, type);
       try {
         signal?.throwIfAborted();
-        if (!(await exists(join(dir, key)))) {
+        if (!(await touch(join(dir, key)))) {
           await mkdir(dir, { recursive: true });
           await writeAtomically(dir, key, body, signal);
         }

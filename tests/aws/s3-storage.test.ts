@@ -6,7 +6,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { S3Event } from 's3rver';
 import type { StorageSettings } from '../../lib/config.ts';
 import { isGlanceError } from '../../lib/errors.ts';
@@ -20,14 +20,17 @@ const BUCKET = 'glance-assets';
 
 let s3: LocalS3;
 let endpoint: string;
-const created: string[] = [];
+/** Keys written by an upload, and by a copy (in place: no bytes sent). */
+const uploaded: string[] = [];
+const copied: string[] = [];
 
 before(async () => {
   s3 = await startS3(BUCKET);
   endpoint = s3.endpoint;
   s3.server.on('event', (event: S3Event) => {
     for (const record of event.Records) {
-      if (record.eventName.startsWith('ObjectCreated')) created.push(record.s3.object.key);
+      if (record.eventName === 'ObjectCreated:Put') uploaded.push(record.s3.object.key);
+      if (record.eventName === 'ObjectCreated:Copy') copied.push(record.s3.object.key);
     }
   });
 });
@@ -75,7 +78,7 @@ describe('S3 storage', () => {
     client.destroy();
   });
 
-  test('a second put of existing bytes does not upload again', async () => {
+  test('a second put of existing bytes does not upload again, but starts its retention over', async () => {
     const storage = createStorage(settings(), CDN_URL);
     const body = randomBytes(2048);
     const key = `${createHash('sha256').update(body).digest('hex')}.png`;
@@ -83,9 +86,21 @@ describe('S3 storage', () => {
     await storage.put(body, 'image/png');
     await createStorage(settings(), CDN_URL).put(body, 'image/png');
     assert.deepEqual(
-      created.filter((name) => name === key),
+      uploaded.filter((name) => name === key),
       [key],
     );
+    // A copy onto itself creates the object anew, and S3's lifecycle expiration counts from object creation
+    // (S3rver keeps the old LastModified on such a copy, so the copy itself is what is checked here).
+    assert.deepEqual(
+      copied.filter((name) => name === key),
+      [key, key],
+    );
+    const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true });
+    const again = await client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }));
+    assert.equal(again.ContentType, 'image/png');
+    assert.equal(again.CacheControl, ASSET_CACHE_CONTROL);
+    assert.ok((await storage.get(key))?.body.equals(body));
+    client.destroy();
   });
 
   test('a missing bucket fails put and get as EFATAL, not as an absent object', async () => {

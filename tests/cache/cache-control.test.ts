@@ -48,10 +48,12 @@ describe('cacheHeaders', () => {
     });
   });
 
-  test('a stored failure is kept briefly, never stale', () => {
-    const headers = cacheHeaders(outcome({ status: 'HIT', ttl: MINUTE, age: 15_000, answer: { statusCode: 502, headers: {}, body: '' } }));
-    assert.equal(headers['cache-control'], 'public, max-age=0, s-maxage=45');
-    assert.equal(headers['x-cache-ttl'], String(MINUTE));
+  test('a failure the result cache keeps (a target failure) is still never kept at the edge', () => {
+    for (const statusCode of [502, 403, 400, 413]) {
+      const headers = cacheHeaders(outcome({ status: 'HIT', ttl: MINUTE, age: 15_000, answer: { statusCode, headers: {}, body: '' } }));
+      assert.equal(headers['cache-control'], 'no-store', String(statusCode));
+      assert.equal(headers['x-cache-ttl'], String(MINUTE), 'the result cache\'s own lifetime, as Microlink echoes it');
+    }
   });
 
   test('an answer depending on request headers is kept out of shared caches', () => {

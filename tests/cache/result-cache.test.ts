@@ -3,13 +3,15 @@ import assert from 'node:assert/strict';
 import {
   createLocalRefresher,
   ResultCache,
+  TARGET_FAILURE_TTL_MS,
   type CacheEntry,
-  type CachedAnswer,
   type CacheErrorContext,
   type CachePolicy,
   type CacheStore,
+  type Produced,
   type RefreshJob,
 } from '../../lib/cache/index.ts';
+import { ERRORS, type ErrorCode } from '../../lib/errors.ts';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
@@ -39,16 +41,20 @@ function memoryStore() {
   return { store, entries, calls, fail: (value: boolean) => void (failing = value) };
 }
 
-const answerOf = (statusCode: number, body: string): CachedAnswer => ({
-  statusCode,
-  headers: { 'content-type': 'application/json; charset=utf-8' },
-  body,
+const answerOf = (statusCode: number, body: string): Produced => ({
+  answer: { statusCode, headers: { 'content-type': 'application/json; charset=utf-8' }, body },
 });
 
-/** A produce function counting its calls; each call answers the next version of the page. */
-function producer(statusCode = 200) {
+/** A failed answer as the app produces it: the code's HTTP status, and the code beside it. */
+const failureOf = (error: ErrorCode, body = `"${error}"`): Produced => ({ ...answerOf(ERRORS[error], body), error });
+
+/** A produce function counting its calls; each call answers the next version of the page (or fails with `error`). */
+function producer(error?: ErrorCode) {
   let calls = 0;
-  const produce = async () => answerOf(statusCode, JSON.stringify({ version: ++calls }));
+  const produce = async () => {
+    const body = JSON.stringify({ version: ++calls });
+    return error ? failureOf(error, body) : answerOf(200, body);
+  };
   return { produce, calls: () => calls };
 }
 
@@ -58,7 +64,7 @@ function deferred<T>() {
   return { promise, resolve };
 }
 
-function setup(options: { failureTtlMs?: number } = {}) {
+function setup() {
   let time = 1_700_000_000_000;
   const memory = memoryStore();
   const refresher = createLocalRefresher();
@@ -67,12 +73,17 @@ function setup(options: { failureTtlMs?: number } = {}) {
     now: () => time,
     refresh: refresher.refresh,
     onError: (error, context) => void errors.push({ error, context }),
-    ...options,
   });
   return { cache, memory, refresher, errors, advance: (ms: number) => void (time += ms) };
 }
 
-const policy = (overrides: Partial<CachePolicy> = {}): CachePolicy => ({ ttl: DAY, staleTtl: false, force: false, ...overrides });
+const policy = (overrides: Partial<CachePolicy> = {}): CachePolicy => ({
+  ttl: DAY,
+  staleTtl: false,
+  force: false,
+  deadline: Infinity,
+  ...overrides,
+});
 
 describe('ResultCache', () => {
   test('a miss produces and stores; the next request is a hit with the identical answer', async () => {
@@ -124,7 +135,7 @@ describe('ResultCache', () => {
     await cache.answer(KEY, stalePolicy, async () => answerOf(200, '"old"'), REQUEST);
     advance(11 * MINUTE);
 
-    const gate = deferred<CachedAnswer>();
+    const gate = deferred<Produced>();
     let refreshes = 0;
     const slowProduce = () => {
       refreshes++;
@@ -183,42 +194,61 @@ describe('ResultCache', () => {
     assert.equal(calls(), 2);
   });
 
-  test('a 4xx answer is never stored', async () => {
+  test('caller errors, timeouts and our own faults are never stored, whatever their status', async () => {
+    for (const code of ['EINVALEMBED', 'ENOTFOUNDELEMENT', 'ETIMEOUT', 'EBRWSRTIMEOUT', 'EFATAL'] as const) {
+      const { cache, memory } = setup();
+      const { produce, calls } = producer(code);
+      const first = await cache.answer(KEY, policy(), produce, REQUEST);
+      assert.equal(first.status, 'MISS', code);
+      assert.equal(first.ttl, 0, code);
+      assert.equal(first.staleTtl, false, code);
+      assert.equal((await cache.answer(KEY, policy(), produce, REQUEST)).status, 'MISS', code);
+      assert.equal(calls(), 2, code);
+      assert.equal(memory.entries.size, 0, code);
+    }
+  });
+
+  test('an answer failed without a code (nothing to classify it by) is never stored', async () => {
     const { cache, memory } = setup();
-    const { produce, calls } = producer(400);
-    const first = await cache.answer(KEY, policy(), produce, REQUEST);
-    assert.equal(first.status, 'MISS');
-    assert.equal(first.ttl, 0);
-    assert.equal((await cache.answer(KEY, policy(), produce, REQUEST)).status, 'MISS');
-    assert.equal(calls(), 2);
+    assert.equal((await cache.answer(KEY, policy(), async () => answerOf(503, '"busy"'), REQUEST)).ttl, 0);
     assert.equal(memory.entries.size, 0);
   });
 
-  test('a 5xx answer is stored for failureTtlMs only, and never served stale', async () => {
-    const { cache, memory, advance } = setup({ failureTtlMs: MINUTE });
-    const { produce, calls } = producer(502);
-    const first = await cache.answer(KEY, policy({ staleTtl: 0 }), produce, REQUEST);
-    assert.equal(first.ttl, MINUTE);
-    assert.equal(first.staleTtl, false);
-    assert.equal(memory.entries.get(KEY)?.ttl, MINUTE);
-    advance(MINUTE - 1);
-    const hit = await cache.answer(KEY, policy({ staleTtl: 0 }), produce, REQUEST);
-    assert.equal(hit.status, 'HIT');
-    assert.equal(hit.answer.statusCode, 502);
-    assert.equal(calls(), 1);
-    advance(1);
-    assert.equal((await cache.answer(KEY, policy(), produce, REQUEST)).status, 'MISS');
-    assert.equal(calls(), 2);
+  test('a failure describing the target is stored for a minute only, and never served stale', async () => {
+    for (const code of ['EFETCH', 'EMAXREDIRECTS', 'ETOOLARGE', 'EFORBIDDENURL'] as const) {
+      const { cache, memory, advance } = setup();
+      const { produce, calls } = producer(code);
+      const first = await cache.answer(KEY, policy({ staleTtl: 0 }), produce, REQUEST);
+      assert.equal(first.ttl, TARGET_FAILURE_TTL_MS, code);
+      assert.equal(first.staleTtl, false, code);
+      assert.equal(memory.entries.get(KEY)?.ttl, TARGET_FAILURE_TTL_MS, code);
+      advance(TARGET_FAILURE_TTL_MS - 1);
+      const hit = await cache.answer(KEY, policy({ staleTtl: 0 }), produce, REQUEST);
+      assert.equal(hit.status, 'HIT', code);
+      assert.equal(hit.answer.statusCode, ERRORS[code], code);
+      assert.equal(calls(), 1, code);
+      advance(1);
+      assert.equal((await cache.answer(KEY, policy(), produce, REQUEST)).status, 'MISS', code);
+      assert.equal(calls(), 2, code);
+    }
+    assert.ok(TARGET_FAILURE_TTL_MS <= MINUTE);
+  });
+
+  test('a stored target failure never outlives the ttl of the request that made it', async () => {
+    const { cache, memory } = setup();
+    const outcome = await cache.answer(KEY, policy({ ttl: 20 * SECOND }), producer('EFETCH').produce, REQUEST);
+    assert.equal(outcome.ttl, 20 * SECOND);
+    assert.equal(memory.entries.get(KEY)?.ttl, 20 * SECOND);
   });
 
   test('a failed force or refresh leaves the good entry in place', async () => {
     const { cache, refresher, memory, advance } = setup();
     await cache.answer(KEY, policy(), async () => answerOf(200, '"good"'), REQUEST);
-    const failing = async () => answerOf(504, '"timeout"');
+    const failing = async () => failureOf('EFETCH');
 
     const forced = await cache.answer(KEY, policy({ force: true }), failing, REQUEST);
     assert.equal(forced.status, 'BYPASS');
-    assert.equal(forced.answer.statusCode, 504);
+    assert.equal(forced.answer.statusCode, 502);
     assert.equal(forced.ttl, 0, 'the failure is not to be reused');
     assert.equal(memory.entries.get(KEY)?.answer.body, '"good"');
 
@@ -230,18 +260,69 @@ describe('ResultCache', () => {
     assert.equal(after.answer.body, '"good"');
   });
 
-  test('a failure on a request with a shorter ttl does not replace an entry still good for others', async () => {
+  test('a miss that fails while a success is within its own lifetime answers that success, stale, and keeps it', async () => {
     const { cache, memory, advance } = setup();
     await cache.answer(KEY, policy({ ttl: DAY }), async () => answerOf(200, '"good"'), REQUEST);
     advance(10 * MINUTE);
-    const outcome = await cache.answer(KEY, policy({ ttl: MINUTE }), async () => answerOf(502, '"down"'), REQUEST);
-    assert.equal(outcome.answer.statusCode, 502);
-    assert.equal(memory.entries.get(KEY)?.answer.body, '"good"');
+    for (const code of ['EFETCH', 'ETIMEOUT', 'EFATAL'] as const) {
+      const outcome = await cache.answer(KEY, policy({ ttl: MINUTE }), async () => failureOf(code), REQUEST);
+      assert.equal(outcome.status, 'STALE', code);
+      assert.equal(outcome.answer.statusCode, 200, code);
+      assert.equal(outcome.answer.body, '"good"', code);
+      assert.equal(outcome.age, 10 * MINUTE, code);
+      assert.equal(memory.entries.get(KEY)?.answer.body, '"good"', code);
+    }
+  });
+
+  test('a joiner with a later deadline does not inherit the flight\'s timeout: it produces on its own budget', async () => {
+    const { cache, memory } = setup();
+    const gate = deferred<Produced>();
+    const produced: string[] = [];
+    const short = () => {
+      produced.push('short');
+      return gate.promise;
+    };
+    const long = async () => {
+      produced.push('long');
+      return answerOf(200, '"long"');
+    };
+    const first = cache.answer(KEY, policy({ deadline: 2 * SECOND }), short, REQUEST);
+    const joiner = cache.answer(KEY, policy({ deadline: 28 * SECOND }), long, REQUEST);
+    gate.resolve(failureOf('ETIMEOUT'));
+    assert.equal((await first).answer.statusCode, 504);
+    const joined = await joiner;
+    assert.equal(joined.status, 'MISS');
+    assert.equal(joined.answer.body, '"long"');
+    assert.deepEqual(produced, ['short', 'long']);
+    assert.equal(memory.entries.get(KEY)?.answer.body, '"long"');
+  });
+
+  test('a joiner shares the flight\'s answer when it has no more time, or when the failure is not a timeout', async () => {
+    for (const [deadline, failure] of [
+      [2 * SECOND, 'ETIMEOUT'],
+      [SECOND, 'EBRWSRTIMEOUT'],
+      [28 * SECOND, 'EFETCH'],
+      [28 * SECOND, 'EFATAL'],
+    ] as const) {
+      const { cache } = setup();
+      const gate = deferred<Produced>();
+      let calls = 0;
+      const produce = () => {
+        calls++;
+        return gate.promise;
+      };
+      const first = cache.answer(KEY, policy({ deadline: 2 * SECOND }), produce, REQUEST);
+      const joiner = cache.answer(KEY, policy({ deadline }), produce, REQUEST);
+      gate.resolve(failureOf(failure));
+      assert.equal((await first).answer.statusCode, ERRORS[failure]);
+      assert.equal((await joiner).answer.statusCode, ERRORS[failure], `${failure} at ${deadline}`);
+      assert.equal(calls, 1, `${failure} at ${deadline}`);
+    }
   });
 
   test('concurrent misses of one key produce once; other keys are not held up', async () => {
     const { cache } = setup();
-    const gate = deferred<CachedAnswer>();
+    const gate = deferred<Produced>();
     let calls = 0;
     const produce = () => {
       calls++;
@@ -261,7 +342,7 @@ describe('ResultCache', () => {
 
   test('a produce that throws fails every waiting request and stores nothing', async () => {
     const { cache, memory } = setup();
-    const boom = async (): Promise<CachedAnswer> => {
+    const boom = async (): Promise<Produced> => {
       throw new Error('boom');
     };
     await assert.rejects(Promise.all([cache.answer(KEY, policy(), boom, REQUEST), cache.answer(KEY, policy(), boom, REQUEST)]), /boom/);

@@ -25,6 +25,7 @@ const CONFIGURED = {
   GLANCE_THROTTLE_BURST: '10',
   GLANCE_MAX_BODY_BYTES: '2048',
   GLANCE_ALLOW_HOSTS: '127.0.0.1',
+  GLANCE_RETENTION: '7d',
 };
 const DAYS_31 = 31 * 24 * 3600;
 
@@ -178,9 +179,18 @@ describe('the buckets', () => {
     prod.template.resourceCountIs('AWS::CloudFront::CloudFrontOriginAccessIdentity', 0);
   });
 
-  test('the result cache forgets entries after 31 days', () => {
-    const rules = resource(prod.template, 'AWS::S3::Bucket', 'Cache')[1].Properties.LifecycleConfiguration.Rules;
-    assert.ok(rules.some((rule: { ExpirationInDays?: number; Status: string }) => rule.ExpirationInDays === 31 && rule.Status === 'Enabled'));
+  test('the result cache and the assets forget objects after the retention: 31 days by default, GLANCE_RETENTION when set', () => {
+    const expiries = (s: Synthesized, bucket: string) =>
+      resource(s.template, 'AWS::S3::Bucket', bucket)[1]
+        .Properties.LifecycleConfiguration.Rules.filter((rule: { Status: string }) => rule.Status === 'Enabled')
+        .map((rule: { ExpirationInDays?: number }) => rule.ExpirationInDays)
+        .filter(Boolean);
+    for (const bucket of ['Cache', 'Assets']) {
+      assert.deepEqual(expiries(prod, bucket), [31], bucket);
+      assert.deepEqual(expiries(dev, bucket), [7], bucket);
+    }
+    assert.equal(envOf(prod).GLANCE_RETENTION, '31d', 'the function keeps the same retention');
+    assert.equal(envOf(dev).GLANCE_RETENTION, '7d');
   });
 
   test('are kept when a prod stage is removed, deleted with any other stage', () => {

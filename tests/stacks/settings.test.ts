@@ -11,8 +11,15 @@ test('nothing configured: no custom domains, an open API, default throttling', (
     apiDomain: undefined,
     apiKeysParameter: undefined,
     throttle: { rate: 50, burst: 100 },
+    retentionDays: 31,
     passThrough: {},
   });
+});
+
+test('the retention is a duration of at least a day, rounded up to the whole days S3 lifecycle rules count in', () => {
+  assert.equal(readSettings({ GLANCE_RETENTION: '7d' }).retentionDays, 7);
+  assert.equal(readSettings({ GLANCE_RETENTION: '36h' }).retentionDays, 2);
+  for (const bad of ['12h', 'a month']) assert.throws(() => readSettings({ GLANCE_RETENTION: bad }), /GLANCE_RETENTION/);
 });
 
 test('custom domains need a certificate CloudFront accepts (ACM, us-east-1)', () => {

@@ -1,0 +1,180 @@
+/**
+ * Failed answers and the cache, end to end through the local service (issue 10 item 1): only failures that
+ * describe the target are kept, briefly, never at the edge and never over a good answer; one caller's short
+ * budget, a busy moment or our own fault never becomes another caller's answer.
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { html, startServer, type TestServer } from '../helpers/server.ts';
+import { q, startService, type Service } from '../helpers/service.ts';
+
+const PAGE = '<!doctype html><title>Fine</title><body style="margin:0;background:#fff">fine</body>';
+
+/** A port on 127.0.0.1 nothing listens on: connecting to it is refused. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('failed answers and the cache', () => {
+  let site: TestServer;
+  let service: Service;
+  let down = false;
+  before(async () => {
+    site = await startServer({
+      // Slower than a 1 s budget, well within the default 28 s one.
+      '/slow': async (_req, res) => {
+        await sleep(1_500);
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<title>slow but fine</title>');
+      },
+      // Up, or down by resetting every connection (EFETCH).
+      '/flaky': (req, res) => {
+        if (down) req.socket.destroy();
+        else html('<title>good</title>')(req, res);
+      },
+    });
+    service = await startService();
+  });
+  after(async () => {
+    await service.close();
+    await site.close();
+  });
+
+  const hitsOf = (path: string) => site.hits.filter((hit) => hit === path).length;
+
+  test("a short budget's 504 is not kept: the same page with the default budget is generated", async () => {
+    const short = await service.json(q(`${site.url}/slow?a`, 'timeout=1s'));
+    assert.equal(short.status, 504);
+    assert.equal(short.body.code, 'ETIMEOUT');
+    assert.equal(short.headers.get('cache-control'), 'no-store');
+    const patient = await service.json(q(`${site.url}/slow?a`));
+    assert.equal(patient.status, 200, JSON.stringify(patient.body));
+    assert.equal(patient.headers.get('x-cache-status'), 'MISS');
+    assert.equal(patient.body.data.title, 'slow but fine');
+    assert.equal(hitsOf('/slow?a'), 2);
+  });
+
+  test("a caller with a longer budget that joins a short budget's flight does not get its timeout", async () => {
+    const short = service.json(q(`${site.url}/slow?c`, 'timeout=1s'));
+    await sleep(200);
+    const patient = service.json(q(`${site.url}/slow?c`));
+    const [a, b] = await Promise.all([short, patient]);
+    assert.equal(a.status, 504);
+    assert.equal(a.body.code, 'ETIMEOUT');
+    assert.equal(b.status, 200, JSON.stringify(b.body));
+    assert.equal(b.body.data.title, 'slow but fine');
+    assert.equal(b.headers.get('x-cache-status'), 'MISS');
+  });
+
+  test('an unreachable target is kept for a minute at most, answered as a HIT, and never kept at the edge', async () => {
+    const target = `http://127.0.0.1:${await closedPort()}/`;
+    const first = await service.json(q(target));
+    assert.equal(first.status, 502);
+    assert.equal(first.body.code, 'EFETCH');
+    assert.equal(first.headers.get('x-cache-status'), 'MISS');
+    assert.equal(first.headers.get('cache-control'), 'no-store');
+    const again = await service.json(q(target));
+    assert.equal(again.status, 502);
+    assert.equal(again.headers.get('x-cache-status'), 'HIT');
+    assert.equal(again.headers.get('x-cache-ttl'), '60000');
+    assert.equal(again.headers.get('cache-control'), 'no-store');
+    assert.deepEqual(again.body, first.body);
+  });
+
+  test('a failure never replaces a cached success: not on force, and a miss that fails answers the success', async () => {
+    const target = `${site.url}/flaky?e`;
+    down = false;
+    const good = await service.json(q(target));
+    assert.equal(good.status, 200);
+    down = true;
+    try {
+      const forced = await service.json(q(target, 'force=true'));
+      assert.equal(forced.status, 502);
+      assert.equal(forced.body.code, 'EFETCH');
+      assert.equal(forced.headers.get('x-cache-status'), 'BYPASS');
+      const after = await service.json(q(target));
+      assert.equal(after.headers.get('x-cache-status'), 'HIT');
+      assert.deepEqual(after.body, good.body);
+
+      // Age the stored success past what a `ttl=1m` caller accepts, but within its own day.
+      const files = (await readdir(service.cacheDir)).filter((name) => name.endsWith('.json'));
+      assert.equal(files.length > 0, true);
+      for (const file of files) {
+        const path = join(service.cacheDir, file);
+        const stored = JSON.parse(await readFile(path, 'utf8'));
+        stored.createdAt -= 2 * 60_000;
+        await writeFile(path, JSON.stringify(stored));
+      }
+      // A second instance has no copy in memory: it reads the aged entry.
+      const cold = await startService({ cacheDir: service.cacheDir });
+      try {
+        const hits = site.hits.length;
+        const strict = await cold.json(q(target, 'ttl=1m'));
+        assert.equal(site.hits.length, hits + 1, 'it did try to regenerate');
+        assert.equal(strict.status, 200, 'the good answer, not the failure');
+        assert.equal(strict.headers.get('x-cache-status'), 'STALE');
+        assert.equal(strict.headers.get('cache-control'), 'public, max-age=0, s-maxage=0');
+        assert.deepEqual(strict.body, good.body);
+        const kept = await cold.json(q(target));
+        assert.equal(kept.headers.get('x-cache-status'), 'HIT');
+        assert.deepEqual(kept.body, good.body);
+      } finally {
+        await cold.close();
+      }
+    } finally {
+      down = false;
+    }
+  });
+});
+
+describe('our own fault is not kept', () => {
+  let site: TestServer;
+  let root: string;
+  before(async () => {
+    site = await startServer({ '/': html(PAGE) });
+    root = await mkdtemp(join(tmpdir(), 'glance-fault-'));
+  });
+  after(async () => {
+    await site.close();
+    await rm(root, { recursive: true, force: true });
+  });
+
+  test('EFATAL from broken storage is not served once fixed, nor after a restart', async () => {
+    // A file where the assets folder's parent should be: storing a screenshot fails (EFATAL) until it is removed.
+    const blocker = join(root, 'blocker');
+    await writeFile(blocker, 'not a folder');
+    const env = { GLANCE_STORAGE_DIR: join(blocker, 'assets') };
+    const service = await startService({ env });
+    let restarted: Service | undefined;
+    try {
+      for (const page of ['?fixed', '?restarted']) {
+        const broken = await service.json(q(`${site.url}/${page}`, 'screenshot=true&meta=false'));
+        assert.equal(broken.status, 500, JSON.stringify(broken.body));
+        assert.equal(broken.body.code, 'EFATAL');
+        assert.equal(broken.headers.get('cache-control'), 'no-store');
+      }
+      await rm(blocker);
+
+      const fixed = await service.json(q(`${site.url}/?fixed`, 'screenshot=true&meta=false'));
+      assert.equal(fixed.status, 200, JSON.stringify(fixed.body));
+      assert.equal(fixed.headers.get('x-cache-status'), 'MISS');
+
+      restarted = await startService({ cacheDir: service.cacheDir, env });
+      const after = await restarted.json(q(`${site.url}/?restarted`, 'screenshot=true&meta=false'));
+      assert.equal(after.status, 200, JSON.stringify(after.body));
+      assert.equal(after.headers.get('x-cache-status'), 'MISS');
+    } finally {
+      await restarted?.close();
+      await service.close();
+    }
+  });
+});
