@@ -23,6 +23,8 @@ export interface Config {
   readonly cdnUrl: string;
   /** Which Chromium to run: `lambda` uses @sparticuz/chromium from its layer; `local` finds Debian's or `path`. */
   readonly chromium: { readonly mode: 'lambda' | 'local'; readonly path: string | undefined };
+  /** Pages one Chromium serves before it is replaced (Gotenberg's habit): leaks and fragmentation do not pile up. */
+  readonly browserMaxPages: number;
   /** This function, when running in Lambda: stale cache entries are refreshed by invoking it asynchronously. */
   readonly lambda: { readonly functionName: string; readonly region: string } | undefined;
   /** Where cached answers live: a private S3 bucket when configured, else a local folder. */
@@ -117,6 +119,7 @@ export function loadConfig(env: Env = process.env): Config {
     cdnUrl: trimSlash(env.CDN_URL || publicUrl),
     // AWS_LAMBDA_FUNCTION_NAME is set by the Lambda runtime itself.
     chromium: { mode: env.AWS_LAMBDA_FUNCTION_NAME ? ('lambda' as const) : ('local' as const), path: env.CHROMIUM_PATH || undefined },
+    browserMaxPages: integer(env, 'GLANCE_BROWSER_MAX_PAGES', 500, 1, 1_000_000),
     lambda: env.AWS_LAMBDA_FUNCTION_NAME
       ? { functionName: env.AWS_LAMBDA_FUNCTION_NAME, region: env.AWS_REGION || 'us-east-1' }
       : undefined,
