@@ -62,17 +62,11 @@ export class BrowserHost {
   /** Every browser not yet stopped: the current one and retired ones finishing their pages. */
   readonly #alive = new Set<Running>();
   #closing = false;
-  #launches = 0;
   readonly #drained: Array<() => void> = [];
 
   constructor(settings: BrowserHostSettings) {
     this.#settings = settings;
     this.#maxPages = settings.maxPages ?? DEFAULT_MAX_PAGES;
-  }
-
-  /** Browsers launched so far (diagnostics and tests). */
-  get launches(): number {
-    return this.#launches;
   }
 
   /** The running browser; launches one when there is none or the last one is gone (never once shutting down). */
@@ -161,7 +155,6 @@ export class BrowserHost {
   }
 
   async #launch(): Promise<Running> {
-    this.#launches += 1;
     const proxy = await startProxy({ policy: this.#settings.policy, offline: true });
     let browser: Browser;
     try {
