@@ -33,6 +33,8 @@ export interface Config {
   readonly chromium: { readonly mode: 'lambda' | 'local'; readonly path: string | undefined };
   /** Chromium flags added to Glance's own (tests and benchmarks keep Chromium's DNS on the machine with them). */
   readonly chromiumArgs: readonly string[];
+  /** Pages one Chromium serves before it is replaced (Gotenberg's habit): leaks and fragmentation do not pile up. */
+  readonly browserMaxPages: number;
   /** This function, when running in Lambda: stale cache entries are refreshed by invoking it asynchronously. */
   readonly lambda: { readonly functionName: string; readonly region: string } | undefined;
   /** Where cached answers live: a private S3 bucket when configured, else a local folder. */
@@ -162,6 +164,7 @@ export function loadConfig(env: Env = process.env): Config {
     // AWS_LAMBDA_FUNCTION_NAME is set by the Lambda runtime itself.
     chromium: { mode: env.AWS_LAMBDA_FUNCTION_NAME ? ('lambda' as const) : ('local' as const), path: env.CHROMIUM_PATH || undefined },
     chromiumArgs: chromiumArgs(env.GLANCE_CHROMIUM_ARGS),
+    browserMaxPages: integer(env, 'GLANCE_BROWSER_MAX_PAGES', 500, 1, 1_000_000),
     lambda: env.AWS_LAMBDA_FUNCTION_NAME
       ? { functionName: env.AWS_LAMBDA_FUNCTION_NAME, region: env.AWS_REGION || 'us-east-1' }
       : undefined,

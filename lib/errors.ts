@@ -15,8 +15,12 @@ export const ERRORS = {
   ETOOLARGE: 413,
   ENOTFOUNDELEMENT: 400,
   EFETCH: 502,
+  /** The page crashed its own renderer (e.g. past the memory cap): the target's doing, so not tried twice. */
+  EPAGECRASH: 502,
   EBRWSRTIMEOUT: 504,
   ETIMEOUT: 504,
+  /** No browser page for this request now (queue full, too little time left, stopping): retry later. */
+  EBUSY: 503,
   EMETHOD: 405,
   EAUTH: 401,
   EFATAL: 500,

@@ -1,7 +1,11 @@
 /**
  * One Chromium per process, launched on first need and kept for the next requests (warm Lambda invocations
- * reuse it). Concurrent first calls share one launch; a browser that crashed, was killed or disconnected is
- * replaced on the next call.
+ * reuse it). Concurrent first calls share one launch. The host heals and renews it:
+ * - a browser that crashed, was killed or disconnected is replaced on the next call;
+ * - a browser that stops answering (probe() fails UNHEALTHY_LIMIT times in a row) is killed and replaced;
+ * - after `maxPages` pages it is retired: new pages go to a fresh browser, the old one closes when its last
+ *   page does (Gotenberg's restart-after-N, without cutting in-flight work);
+ * - once shutdown() has begun nothing is launched again; pages in flight finish, then every browser closes.
  */
 import type { Browser } from 'puppeteer-core';
 import type { Config } from '../config.ts';
@@ -9,51 +13,145 @@ import { GlanceError } from '../errors.ts';
 import type { AddressPolicy } from '../guard/policy.ts';
 import { capped } from '../time/capped.ts';
 import { launchChromium } from './launch.ts';
+import { shuttingDown } from './limiter.ts';
 import { startProxy, type GuardedProxy } from './proxy.ts';
 
 export interface BrowserHostSettings {
   readonly chromium: Config['chromium'];
   readonly policy: AddressPolicy;
   readonly extraArgs?: readonly string[];
+  /** Pages a browser serves before it is replaced (GLANCE_BROWSER_MAX_PAGES). */
+  readonly maxPages?: number;
 }
 
 /** How long a polite close may take before the process is killed. */
 const CLOSE_GRACE_MS = 2000;
+/** Default pages per browser, as Gotenberg's CHROMIUM_RESTART_AFTER (100) order of magnitude, for Glance's lighter pages. */
+export const DEFAULT_MAX_PAGES = 500;
+/** A live browser answers Browser.getVersion in milliseconds; one silent this long is busy or wedged. */
+export const PROBE_TIMEOUT_MS = 1500;
+/** Failed probes in a row that condemn a browser: one could be a CPU spike, two in a row a wedge. */
+export const UNHEALTHY_LIMIT = 2;
+
+/** A page's hold on a browser; `release` (once) when the page's context is closed. */
+export interface Lease {
+  readonly browser: Browser;
+  release(): void;
+}
 
 interface Running {
   readonly browser: Browser;
   /** The default context's proxy: offline, since pages never run there (each gets a context and proxy). */
   readonly proxy: GuardedProxy;
+  /** Pages opened on it, ever. */
+  pages: number;
+  /** Pages open on it now. */
+  leased: number;
+  /** No new pages: replaced, and closed once `leased` reaches 0. */
+  retired: boolean;
+  /** Failed probes since the last answer. */
+  failures: number;
+  probing: Promise<boolean> | undefined;
+  stopped: Promise<void> | undefined;
 }
 
 export class BrowserHost {
   readonly #settings: BrowserHostSettings;
+  readonly #maxPages: number;
   #running: Promise<Running> | undefined;
+  /** Every browser not yet stopped: the current one and retired ones finishing their pages. */
+  readonly #alive = new Set<Running>();
+  #closing = false;
+  readonly #drained: Array<() => void> = [];
 
   constructor(settings: BrowserHostSettings) {
     this.#settings = settings;
+    this.#maxPages = settings.maxPages ?? DEFAULT_MAX_PAGES;
   }
 
-  /** The running browser; launches one when there is none or the last one is gone. */
+  /** The running browser; launches one when there is none or the last one is gone (never once shutting down). */
   async getBrowser(): Promise<Browser> {
-    const running = (this.#running ??= this.#launch());
-    const { browser } = await running;
-    if (browser.connected) return browser;
-    if (this.#running === running) this.#running = undefined;
-    return this.getBrowser();
+    return (await this.#current()).browser;
+  }
+
+  /** The browser for one more page, counted until `release`; retires the browser when it reaches `maxPages`. */
+  async lease(): Promise<Lease> {
+    const running = await this.#current();
+    running.pages += 1;
+    running.leased += 1;
+    if (running.pages >= this.#maxPages) this.#retire(running);
+    let released = false;
+    return {
+      browser: running.browser,
+      release: () => {
+        if (released) return;
+        released = true;
+        running.leased -= 1;
+        if (running.retired && running.leased === 0) void this.#stop(running);
+        this.#checkDrained();
+      },
+    };
+  }
+
+  /**
+   * Asks `browser` a cheap question within PROBE_TIMEOUT_MS (concurrent callers share one probe). A browser
+   * that fails UNHEALTHY_LIMIT probes in a row is killed: pages waiting on it fail at once and are retried on
+   * a fresh one (page.ts). Resolves whether it answered.
+   */
+  probe(browser: Browser): Promise<boolean> {
+    const running = [...this.#alive].find((candidate) => candidate.browser === browser);
+    if (!running) return Promise.resolve(false);
+    running.probing ??= capped(
+      browser.version().then(() => true, () => false),
+      PROBE_TIMEOUT_MS,
+      false,
+    ).then((answered) => {
+      running.probing = undefined;
+      running.failures = answered ? 0 : running.failures + 1;
+      if (running.failures >= UNHEALTHY_LIMIT) this.#kill(running);
+      return answered;
+    });
+    return running.probing;
   }
 
   /** Forgets `browser` after an error that says it is gone, before its `disconnected` event has arrived. */
   discard(browser: Browser): void {
-    void this.#running?.then((running) => {
-      if (running.browser === browser) this.#stop(running);
-    });
+    for (const running of this.#alive) if (running.browser === browser) void this.#stop(running);
   }
 
+  /** Whether `browser` was replaced (discarded, killed or disconnected) rather than still serving. */
+  isGone(browser: Browser): boolean {
+    return !browser.connected || ![...this.#alive].some((running) => running.browser === browser);
+  }
+
+  /**
+   * Graceful stop: nothing is launched from now on; once `admitted` (the work already accepted) settles and the
+   * pages in flight finish (each is bounded by its own budget), every browser closes.
+   */
+  async shutdown(admitted: Promise<void> = Promise.resolve()): Promise<void> {
+    this.#closing = true;
+    await admitted;
+    await new Promise<void>((resolve) => {
+      this.#drained.push(resolve);
+      this.#checkDrained();
+    });
+    await Promise.all([...this.#alive].map((running) => this.#stop(running)));
+    const pending = this.#running;
+    if (pending) await pending.then((running) => this.#stop(running), () => undefined);
+  }
+
+  /** Closes the browser now (pages in flight fail); the next call launches a new one. */
   async closeBrowser(): Promise<void> {
-    const running = this.#running;
-    if (!running) return;
-    await this.#stop(await running.catch(() => undefined));
+    await Promise.all([...this.#alive].map((running) => this.#stop(running)));
+  }
+
+  async #current(): Promise<Running> {
+    if (this.#closing && !this.#running) throw shuttingDown();
+    const pending = (this.#running ??= this.#launch());
+    const running = await pending;
+    if (running.browser.connected && !running.retired && this.#alive.has(running)) return running;
+    if (this.#running === pending) this.#running = undefined;
+    return this.#current();
   }
 
   async #launch(): Promise<Running> {
@@ -66,21 +164,45 @@ export class BrowserHost {
       await proxy.close();
       throw new GlanceError('EFATAL', `The browser could not start: ${(error as Error).message}`, { cause: error });
     }
-    const running = { browser, proxy };
+    const running: Running = { browser, proxy, pages: 0, leased: 0, retired: false, failures: 0, probing: undefined, stopped: undefined };
+    this.#alive.add(running);
     browser.once('disconnected', () => void this.#stop(running));
     return running;
   }
 
-  async #stop(running: Running | undefined): Promise<void> {
-    if (!running) return;
-    const current = this.#running;
-    if (current && (await current.catch(() => undefined)) === running && this.#running === current) {
-      this.#running = undefined;
-    }
-    const { browser, proxy } = running;
-    if (browser.connected) await capped(browser.close().catch(() => undefined), CLOSE_GRACE_MS, undefined);
-    // A browser whose connection died, or that would not close, may still be running: make sure it goes.
-    browser.process()?.kill('SIGKILL');
-    await proxy.close();
+  /** No more pages on `running`; the next page launches a fresh browser. Closed now if idle, else by its last page. */
+  #retire(running: Running): void {
+    running.retired = true;
+    void this.#running?.then((current) => {
+      if (current === running) this.#running = undefined;
+    }, () => undefined);
+    if (running.leased === 0) void this.#stop(running);
+  }
+
+  /** A wedged browser gets no polite close (it would not answer one): its process is killed at once. */
+  #kill(running: Running): void {
+    running.browser.process()?.kill('SIGKILL');
+    void this.#stop(running);
+  }
+
+  #stop(running: Running): Promise<void> {
+    running.stopped ??= (async () => {
+      running.retired = true;
+      this.#alive.delete(running);
+      const current = this.#running;
+      if (current && (await current.catch(() => undefined)) === running && this.#running === current) this.#running = undefined;
+      const { browser, proxy } = running;
+      if (browser.connected) await capped(browser.close().catch(() => undefined), CLOSE_GRACE_MS, undefined);
+      // A browser whose connection died, or that would not close, may still be running: make sure it goes.
+      browser.process()?.kill('SIGKILL');
+      await proxy.close();
+      this.#checkDrained();
+    })();
+    return running.stopped;
+  }
+
+  #checkDrained(): void {
+    if ([...this.#alive].some((running) => running.leased > 0)) return;
+    for (const resolve of this.#drained.splice(0)) resolve();
   }
 }

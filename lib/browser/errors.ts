@@ -18,6 +18,14 @@ const GONE =
   /Target (?:closed|crashed)|Page crashed|Session closed|Connection closed|browser has disconnected|frame was detached|No target with given id|Failed to find browser context|Execution context was destroyed/i;
 export const isGone = (error: unknown): boolean => GONE.test(messageOf(error));
 
+/** The page crashed its own renderer (V8 out of memory under launch.ts's heap cap, or a renderer bug). */
+export const pageCrashed = (subject: string, cause?: unknown): GlanceError =>
+  new GlanceError(
+    'EPAGECRASH',
+    `Rendering ${subject} crashed the browser's renderer (the page may have run out of memory); it is not tried again.`,
+    { cause },
+  );
+
 export function browserTimeout(url: string, phase: string, budgetMs: number, cause?: unknown): GlanceError {
   return new GlanceError(
     'EBRWSRTIMEOUT',

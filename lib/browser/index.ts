@@ -58,7 +58,7 @@ export interface Renderer {
   render(request: RenderRequest): Promise<RenderResult>;
   /** The running browser (launching it if needed); for tests and diagnostics. */
   getBrowser(): Promise<Browser>;
-  /** Closes the browser; the next render launches a new one. */
+  /** Stops: new renders get EBUSY at once, admitted ones finish, then the browser closes. No relaunch after. */
   close(): Promise<void>;
 }
 
@@ -87,7 +87,7 @@ function selectorsOf(options: Options, shot: ScreenshotOptions | undefined): Arr
 }
 
 export function createRenderer({ config, resolver, extraArgs }: RendererDeps): Renderer {
-  const host = new BrowserHost({ chromium: config.chromium, policy: config.policy, extraArgs });
+  const host = new BrowserHost({ chromium: config.chromium, policy: config.policy, extraArgs, maxPages: config.browserMaxPages });
   const env: PageEnv = { host, policy: config.policy, resolver };
   const limiter = new Limiter(MAX_PAGES);
 
@@ -172,7 +172,9 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
     return { ...framed, deviceScaleFactor: 1 };
   }
 
-  return { render, getBrowser: () => host.getBrowser(), close: () => host.closeBrowser() };
+  // Graceful: nothing new is admitted or launched; what was admitted finishes, then the browser closes.
+  const close = (): Promise<void> => host.shutdown(limiter.close());
+  return { render, getBrowser: () => host.getBrowser(), close };
 }
 
 /** Microlink's pdf defaults, for a render asked for a PDF without pdf options (docs/CONTRACT.md §2). */

@@ -54,6 +54,14 @@ export function findChromium(configured: string | undefined): string {
 }
 
 /**
+ * V8 old-space cap per renderer, in MB. The Lambda has 2048 MB (stacks/Glance.ts) for the browser process, two
+ * pages at once and Node; 512 MB is ~4× what heavy real pages use (bench) and leaves room for both pages'
+ * DOM, images and compositor memory, which live outside V8's heap. The cap applies to each renderer process:
+ * a page only ever shares its renderer with same-site frames, since every page has its own context.
+ */
+export const RENDERER_HEAP_MB = 512;
+
+/**
  * Flags for every launch, each with its reason. Puppeteer adds its own defaults (no first run, no sync, no
  * background networking, no extensions, `--disable-dev-shm-usage`...) and merges `--disable-features` lists.
  */
@@ -88,6 +96,9 @@ function glanceArgs(proxyUrl: string): string[] {
     '--hide-scrollbars',
     // There is no audio device to play a page's sound on; muting skips opening one.
     '--mute-audio',
+    // Each renderer's V8 heap is capped, so a page that allocates without end dies alone (puppeteer's 'error'
+    // event → EPAGECRASH) instead of swapping the whole Lambda out of memory with the pages beside it.
+    `--js-flags=--max-old-space-size=${RENDERER_HEAP_MB}`,
   ];
 }
 
@@ -146,8 +157,8 @@ export async function launchChromium({ chromium, proxyUrl, extraArgs = [] }: Lau
     defaultViewport: null,
     timeout: LAUNCH_TIMEOUT_MS,
     protocolTimeout: PROTOCOL_TIMEOUT_MS,
-    // puppeteer kills the browser on these signals by default, detaching every page in flight; the service
-    // shuts down by itself instead (functions/local.ts): it lets in-flight captures finish, then closes it.
+    // Puppeteer would kill Chromium on these signals, under screenshots still in flight (reported as the
+    // target's EFETCH). The service owns shutdown instead: BrowserHost.shutdown lets pages finish first.
     handleSIGINT: false,
     handleSIGTERM: false,
     handleSIGHUP: false,

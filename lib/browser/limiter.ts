@@ -1,49 +1,74 @@
 /**
- * At most `size` pages render at once (a page costs most of a core); the others queue, first come first
- * served, and a request whose budget runs out while queued leaves the queue with EBRWSRTIMEOUT.
+ * Admission to the browser: at most `size` pages render at once (a page costs most of a core) and at most
+ * `maxWaiting` requests wait, first come first served. A request that cannot be served in time is told so at
+ * once with EBUSY (503 + retry-after) rather than failing late: the line is full, its budget cannot cover a
+ * render, or the service is stopping. A waiter leaves the line while it still has MIN_RENDER_MS, so a slot is
+ * never handed to a request that cannot use it.
  */
 import type { Budget } from '../time/budget.ts';
 import { GlanceError } from '../errors.ts';
+import { QueueFullError, Semaphore, type Release } from '../time/semaphore.ts';
+
+/** Shortest budget worth starting a page with: open + a simple navigation + capture take about this long. */
+export const MIN_RENDER_MS = 1500;
+/** Requests that may wait for a page; a longer line would mostly wait to fail (a render takes ~1–3 s). */
+export const MAX_WAITING = 8;
+
+export const busy = (size: number, waiting: number): GlanceError =>
+  new GlanceError('EBUSY', `The browser is busy: ${size} pages are rendering and ${waiting} requests are waiting. Retry shortly.`);
+
+export const tooLittleTime = (remainingMs: number): GlanceError =>
+  new GlanceError(
+    'EBUSY',
+    `Only ${remainingMs} ms of the request's budget were left for the browser, which needs at least ${MIN_RENDER_MS} ms: retry, or raise \`timeout\`.`,
+  );
+
+export const noPageInTime = (waitedMs: number): GlanceError =>
+  new GlanceError('EBUSY', `The browser is busy: no page became free within ${waitedMs} ms. Retry shortly.`);
+
+export const shuttingDown = (): GlanceError =>
+  new GlanceError('EBUSY', 'This instance is shutting down and takes no new browser work. Retry: another instance will answer.');
 
 export class Limiter {
-  readonly #size: number;
-  #active = 0;
-  readonly #queue: Array<() => void> = [];
+  readonly #slots: Semaphore;
+  #closing = false;
 
-  constructor(size: number) {
-    this.#size = size;
+  constructor(size: number, { maxWaiting = MAX_WAITING }: { maxWaiting?: number } = {}) {
+    this.#slots = new Semaphore(size, { maxWaiting });
   }
 
-  /** Waits for a free slot within `budget`; the function returned gives it back (once). */
-  async acquire(budget: Budget): Promise<() => void> {
-    if (this.#active < this.#size) {
-      this.#active += 1;
-      return this.#releaser();
+  /** A page slot for a request with `budget`, or EBUSY at once; the function returned gives it back (once). */
+  async acquire(budget: Budget): Promise<Release> {
+    if (this.#closing) throw shuttingDown();
+    const remaining = budget.remaining();
+    if (remaining < MIN_RENDER_MS) throw tooLittleTime(remaining);
+    // Leave the line while a render still fits; the budget's own end (or abort) ends the wait too.
+    const waitMs = remaining - MIN_RENDER_MS;
+    const gaveUp = new AbortController();
+    const timer = setTimeout(() => gaveUp.abort(noPageInTime(waitMs)), Math.max(1, waitMs));
+    try {
+      const release = await this.#slots.acquire(AbortSignal.any([gaveUp.signal, budget.signal()]));
+      if (budget.remaining() < MIN_RENDER_MS) {
+        release();
+        throw tooLittleTime(budget.remaining());
+      }
+      return release;
+    } catch (error) {
+      if (error instanceof QueueFullError) throw busy(this.#slots.size, this.#slots.waiting);
+      if (error instanceof GlanceError) throw error;
+      // The budget itself ended (aborted: the answer was sent or the service is stopping).
+      throw noPageInTime(waitMs);
+    } finally {
+      clearTimeout(timer);
     }
-    const waitedMs = budget.remaining();
-    await new Promise<void>((resolve, reject) => {
-      const take = (): void => {
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        this.#queue.splice(this.#queue.indexOf(take), 1);
-        reject(new GlanceError('EBRWSRTIMEOUT', `No browser page became free within the ${waitedMs} ms budget: the service is busy.`));
-      }, Math.max(1, waitedMs));
-      this.#queue.push(take);
-    });
-    // The slot was handed over by its releaser, so the active count is unchanged.
-    return this.#releaser();
   }
 
-  #releaser(): () => void {
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const next = this.#queue.shift();
-      if (next) next();
-      else this.#active -= 1;
-    };
+  /**
+   * Stops admitting (new requests get EBUSY) and resolves once the requests already admitted or waiting have
+   * finished: they were accepted before the stop, so they are served.
+   */
+  close(): Promise<void> {
+    this.#closing = true;
+    return this.#slots.idle();
   }
 }

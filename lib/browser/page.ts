@@ -1,7 +1,8 @@
 /**
  * One wrapper owns a page's whole life (browserless' habit): a fresh isolated context with its own guarded
  * proxy, the emulation applied, the caller's work run under one hard deadline, and the context always closed.
- * Dialogs are dismissed so they cannot stall a page; a crashed page or browser gets one retry in a new context.
+ * Dialogs are dismissed so they cannot stall a page; a lost browser gets one retry on a fresh one, a page that
+ * crashes its renderer none (see withPage).
  */
 import type { Browser, BrowserContext, MediaFeature, Page } from 'puppeteer-core';
 import type { Budget } from '../time/budget.ts';
@@ -10,10 +11,11 @@ import type { Resolver } from '../guard/lookup.ts';
 import { requestHeaders } from '../fetch/headers.ts';
 import type { AddressPolicy } from '../guard/policy.ts';
 import type { ColorScheme, MediaType } from '../query/options.ts';
-import type { BrowserHost } from './browser.ts';
+import type { BrowserHost, Lease } from './browser.ts';
 import { capped } from '../time/capped.ts';
 import type { Viewport } from './devices.ts';
-import { browserTimeout, isGone } from './errors.ts';
+import { browserTimeout, isGone, pageCrashed } from './errors.ts';
+import { MIN_RENDER_MS } from './limiter.ts';
 import { startProxy, type GuardedProxy } from './proxy.ts';
 
 export interface PageEnv {
@@ -48,6 +50,8 @@ export interface OpenPage {
 
 /** How long closing a context may take before the browser is presumed wedged and replaced. */
 const CLOSE_GRACE_MS = 2000;
+/** A page normally opens in ~100 ms; one still opening after this has its browser probed (browser.ts). */
+const OPEN_SLOW_MS = 2000;
 
 /** The caller's headers as the fetcher would send them (validated, hop-by-hop dropped), minus its defaults. */
 function extraHeaders(caller: Readonly<Record<string, string>>): Record<string, string> {
@@ -113,16 +117,48 @@ async function closeContext(env: PageEnv, browser: Browser, context: BrowserCont
   if (!closed) env.host.discard(browser);
 }
 
-async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (open: OpenPage) => Promise<T>): Promise<T> {
+/** What withPage needs to know about a failed attempt: which browser it ran on, and whether the page crashed. */
+interface Outcome {
+  browser: Browser | undefined;
+  crashed: boolean;
+}
+
+/**
+ * While a page is slow to open, its browser is probed until it opens; browser.ts kills one that stopped
+ * answering, which fails this attempt at once so withPage can retry on a fresh browser.
+ */
+function watchOpening(host: BrowserHost, browser: Browser): () => void {
+  let stopped = false;
+  const check = async (): Promise<void> => {
+    await host.probe(browser);
+    if (!stopped && !host.isGone(browser)) timer = setTimeout(() => void check(), 0);
+  };
+  let timer = setTimeout(() => void check(), OPEN_SLOW_MS);
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}
+
+async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (open: OpenPage) => Promise<T>, outcome: Outcome): Promise<T> {
   let session: OpenPage | undefined;
   const { expired, cancel } = deadline(budget, () => session);
   const proxy = await startProxy({ policy: env.policy, resolver: env.resolver, offline: setup.offline });
+  let lease: Lease | undefined;
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
-  /** Set once the attempt is over: a context that arrives after it is closed at once, not leaked. */
+  let stopWatching: (() => void) | undefined;
+  /** Set once the attempt is over: a lease or context that arrives after it is given back at once, not leaked. */
   let over = false;
   const work = (async () => {
-    browser = await env.host.getBrowser();
+    const leased = await env.host.lease();
+    if (over) {
+      leased.release();
+      throw new Error('The page was abandoned before its browser was ready.');
+    }
+    lease = leased;
+    browser = outcome.browser = leased.browser;
+    stopWatching = watchOpening(env.host, browser);
     const created = await browser.createBrowserContext({
       proxyServer: proxy.url,
       proxyBypassList: ['<-loopback>'],
@@ -135,9 +171,16 @@ async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (o
     }
     context = created;
     const page = await context.newPage();
-    const crashed = new Promise<never>((_, reject) => page.once('error', reject));
+    // Puppeteer's 'error' event is Inspector.targetCrashed: this page's renderer died (out of memory, say).
+    const crashed = new Promise<never>((_, reject) =>
+      page.once('error', (error) => {
+        outcome.crashed = true;
+        reject(pageCrashed(session?.subject ?? 'the page', error));
+      }),
+    );
     crashed.catch(() => undefined);
     await applySetup(page, setup);
+    stopWatching();
     session = { page, proxy, budget, phase: 'while opening', subject: 'the page' };
     return Promise.race([fn(session), crashed]);
   })();
@@ -150,28 +193,51 @@ async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (o
   } finally {
     over = true;
     cancel();
+    stopWatching?.();
     if (browser) await closeContext(env, browser, context);
+    lease?.release();
     await proxy.close();
   }
 }
 
 /**
- * Runs `fn` on a fresh page in its own context and proxy, within `budget`; always closes both. A page or
- * browser that went away (crash, killed process) is retried once, in a new context, if budget remains.
+ * Runs `fn` on a fresh page in its own context and proxy, within `budget`; always closes both.
+ * - A browser that went away under the page (killed, crashed, wedged and replaced) is not the target's doing:
+ *   the work is retried once on a fresh browser if a render still fits in the budget.
+ * - A page that crashed its own renderer is EPAGECRASH and is not tried again: the same page would crash the
+ *   next renderer too, at twice the cost.
+ * - A page whose document or context vanished while the browser lives (a late client-side redirect mid-capture)
+ *   is retried once in a new context.
  */
 export async function withPage<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (open: OpenPage) => Promise<T>): Promise<T> {
+  const first: Outcome = { browser: undefined, crashed: false };
   try {
-    return await attempt(env, budget, setup, fn);
+    return await attempt(env, budget, setup, fn, first);
   } catch (error) {
-    if (error instanceof GlanceError || !isGone(error) || budget.expired) throw translate(error);
-    return attempt(env, budget, setup, fn).catch((again: unknown) => {
-      throw translate(again);
+    const lost = browserLost(env, first);
+    const retry = !first.crashed && (lost || (!(error instanceof GlanceError) && isGone(error)));
+    if (!retry || budget.remaining() < MIN_RENDER_MS) throw outcomeError(error, first, lost);
+    const second: Outcome = { browser: undefined, crashed: false };
+    return attempt(env, budget, setup, fn, second).catch((again: unknown) => {
+      throw outcomeError(again, second, browserLost(env, second));
     });
   }
 }
 
+const browserLost = (env: PageEnv, outcome: Outcome): boolean => outcome.browser !== undefined && env.host.isGone(outcome.browser);
+
+/** The caller's error for a failed attempt: a lost browser is ours (never the target's EFETCH), a crash the page's. */
+function outcomeError(error: unknown, outcome: Outcome, lost: boolean): GlanceError {
+  if (outcome.crashed) return error instanceof GlanceError && error.code === 'EPAGECRASH' ? error : pageCrashed('the page', error);
+  if (lost && !(error instanceof GlanceError && error.code === 'EBRWSRTIMEOUT')) {
+    return new GlanceError('EFATAL', `The browser stopped while rendering: ${messageOf(error)}`, { cause: error });
+  }
+  return translate(error);
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 function translate(error: unknown): GlanceError {
   if (error instanceof GlanceError) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return new GlanceError('EFATAL', `The browser failed: ${message}`, { cause: error });
+  return new GlanceError('EFATAL', `The browser failed: ${messageOf(error)}`, { cause: error });
 }

@@ -30,12 +30,16 @@ const KINDS: Record<ErrorCode, FailureKind> = {
   // Reached the cache only after the literal-address check, so it comes from DNS or a redirect hop: the name
   // resolves to (or redirects to) an address that is not public, which is a fact about the target.
   EFORBIDDENURL: 'target',
+  // The page's own renderer crashed (out of its heap cap, say): what this page does to any browser that loads it.
+  EPAGECRASH: 'target',
   // The whole request's `timeout`: the caller's budget, or a busy service.
   ETIMEOUT: 'budget',
   // The browser's navigation ran out of its share of the budget, or the browser is overloaded.
   EBRWSRTIMEOUT: 'budget',
   // The element is waited for within the budget: a longer one may find it.
   ENOTFOUNDELEMENT: 'budget',
+  // The service's load at this moment: a retry after `retry-after` may well be served.
+  EBUSY: 'ours',
   // Storage, browser or anything unexpected: ours to fix, and fixed answers must show at once.
   EFATAL: 'ours',
   // Parameters, method and key: refused before any work, and the key of a corrected request differs anyway.

@@ -4,6 +4,8 @@ import type { ApiResponse } from './types.ts';
 import { getPath } from './data-paths.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+/** Seconds a caller answered EBUSY should wait: about one render. */
+const RETRY_AFTER_S = 2;
 
 export interface Envelope {
   status: 'success';
@@ -50,6 +52,8 @@ export function errorResponse(error: unknown, { requestId, docsUrl, target }: Er
     : new GlanceError('EFATAL', `An unexpected error occurred. It was logged with request id ${requestId}.`);
   const headers: Record<string, string> = { 'cache-control': 'no-store' };
   if (known.code === 'EMETHOD') headers.allow = 'GET, HEAD, OPTIONS';
+  // A busy browser frees up within a render or two (https://www.rfc-editor.org/rfc/rfc9110#field.retry-after).
+  if (known.code === 'EBUSY') headers['retry-after'] = String(RETRY_AFTER_S);
   return json(
     known.statusCode,
     {

@@ -8,6 +8,7 @@ import type { MediaField } from '../data/fields.ts';
 import type { Budget } from '../time/budget.ts';
 import { mediaFromUrl, type MediaObject } from '../media/object.ts';
 import type { PingCache } from './cache.ts';
+import { Semaphore } from '../time/semaphore.ts';
 import { probeOutcome, type ProbeDeps, type ProbeOutcome } from './probe.ts';
 
 export { PingCache, type PingCacheOptions } from './cache.ts';
@@ -28,25 +29,6 @@ const CONCURRENCY = 16;
  */
 const HEDGE_AFTER_MS = 120;
 const HEDGE_WIDTH = 3;
-
-type Slots = <T>(task: () => Promise<T>) => Promise<T>;
-
-function limiter(size: number): Slots {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async (task) => {
-    if (active >= size) await new Promise<void>((resolve) => waiting.push(resolve));
-    else active += 1;
-    try {
-      return await task();
-    } finally {
-      // The slot passes straight to the next waiter, so the count only drops when nobody waits.
-      const next = waiting.shift();
-      if (next) next();
-      else active -= 1;
-    }
-  };
-}
 
 async function firstReachable(urls: readonly string[], probeUrl: (url: string) => Promise<MediaObject | null>): Promise<MediaObject | null> {
   const started: Array<Promise<MediaObject | null>> = [];
@@ -75,9 +57,10 @@ export async function pingMedia(
   budget: Budget,
   deps: PingDeps,
 ): Promise<Partial<Record<MediaField, MediaObject | null>>> {
-  const slots = limiter(CONCURRENCY);
+  // Surplus probes wait for a slot (the Semaphore's default): each is cheap to hold back and has its own deadline.
+  const slots = new Semaphore(CONCURRENCY);
   const probeUrl = (field: MediaField) => async (url: string): Promise<MediaObject | null> => {
-    const run = (): Promise<ProbeOutcome> => slots(() => probeOutcome(url, field, budget, deps));
+    const run = (): Promise<ProbeOutcome> => slots.run(() => probeOutcome(url, field, budget, deps));
     const shared = deps.cache ? deps.cache.through(`${field} ${url}`, run) : run().then((outcome) => outcome.media);
     try {
       // A shared in-flight probe may have started with a longer budget than this request's.

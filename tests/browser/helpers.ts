@@ -2,6 +2,7 @@
  * Shared by the browser tests: one renderer per test file with the real Chromium, options built by the real
  * query parser, and readers for the stored bytes (PNG pixels, JPEG size, PDF page boxes).
  */
+import { execFileSync } from 'node:child_process';
 import { PNG } from 'pngjs';
 import { Budget } from '../../lib/time/budget.ts';
 import { loadConfig } from '../../lib/config.ts';
@@ -12,8 +13,19 @@ import { parseQuery } from '../../lib/query/index.ts';
 export { TEST_BROWSER_ARGS as TEST_ARGS } from '../helpers/chromium-args.ts';
 import { TEST_BROWSER_ARGS as TEST_ARGS } from '../helpers/chromium-args.ts';
 
-export function testRenderer(allowHosts = '127.0.0.1', resolver?: Resolver): Renderer {
-  return createRenderer({ config: loadConfig({ GLANCE_ALLOW_HOSTS: allowHosts }), resolver, extraArgs: TEST_ARGS });
+export function testRenderer(allowHosts = '127.0.0.1', resolver?: Resolver, env: Record<string, string> = {}): Renderer {
+  return createRenderer({ config: loadConfig({ GLANCE_ALLOW_HOSTS: allowHosts, ...env }), resolver, extraArgs: TEST_ARGS });
+}
+
+/** Chromium browser processes this test process started (puppeteer spawns the binary itself). */
+export function chromiumChildren(): Set<number> {
+  const table = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,comm='], { encoding: 'utf8' }).trim().split('\n');
+  const found = new Set<number>();
+  for (const line of table) {
+    const [pid, ppid, ...name] = line.trim().split(/\s+/);
+    if (Number(ppid) === process.pid && /chrom|headless/i.test(name.join(' '))) found.add(Number(pid));
+  }
+  return found;
 }
 
 /** Renders `url` with the options of `query` (the API's query string, without `url`). */

@@ -1,6 +1,7 @@
 /**
- * The browser's life and a page's: lazy shared launch, relaunch after the process dies, one retry after a
- * crash, bounded waits on pages that never finish, and the main response reported as the fetcher reports it.
+ * The browser's life and a page's: lazy shared launch, relaunch after the process dies, one retry after the
+ * browser dies (none after the page crashes its renderer), bounded waits on pages that never finish, and the
+ * main response reported as the fetcher reports it.
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
@@ -147,20 +148,32 @@ describe('withPage', () => {
   };
   after(() => host.closeBrowser());
 
-  test('a crashed page is retried once in a new context', async () => {
-    const pages: unknown[] = [];
+  test('a page that crashes its renderer is EPAGECRASH and is not run a second time', async () => {
+    let runs = 0;
+    const work = withPage(env, new Budget(10_000), setup, async ({ page }) => {
+      runs += 1;
+      const session = await page.createCDPSession();
+      await session.send('Page.crash').catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      return page.evaluate('1 + 1');
+    });
+    assert.equal(await codeOf(work), 'EPAGECRASH');
+    assert.equal(runs, 1);
+  });
+
+  test('work on a browser that dies under it is run again on a fresh browser', async () => {
+    const browsers: unknown[] = [];
     const result = await withPage(env, new Budget(10_000), setup, async ({ page }) => {
-      pages.push(page);
-      if (pages.length === 1) {
-        const session = await page.createCDPSession();
-        await session.send('Page.crash').catch(() => undefined);
+      browsers.push(page.browser());
+      if (browsers.length === 1) {
+        page.browser().process()?.kill('SIGKILL');
         await new Promise((resolve) => setTimeout(resolve, 5000));
       }
       return page.evaluate('1 + 1');
     });
     assert.equal(result, 2);
-    assert.equal(pages.length, 2);
-    assert.notEqual(pages[0], pages[1]);
+    assert.equal(browsers.length, 2);
+    assert.notEqual(browsers[0], browsers[1]);
   });
 
   test('the context is closed after the work, even when it fails', async () => {

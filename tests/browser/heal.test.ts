@@ -1,0 +1,212 @@
+/**
+ * A browser that heals and knows when to say no: a wedged browser is replaced, a killed one retried, a page
+ * that crashes its renderer answered once as EPAGECRASH, a full line or a short budget answered EBUSY at once,
+ * a browser recycled after N pages without cutting in-flight work, and a shutdown that launches nothing.
+ */
+import assert from 'node:assert/strict';
+import type { ServerResponse } from 'node:http';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Browser } from 'puppeteer-core';
+import type { Renderer } from '../../lib/browser/index.ts';
+import { GlanceError } from '../../lib/errors.ts';
+import { errorResponse } from '../../lib/http/respond.ts';
+import { html, startServer, type TestServer } from '../helpers/server.ts';
+import { chromiumChildren, codeOf, pixel, png, render, testRenderer } from './helpers.ts';
+
+const PAGE = '<!doctype html><title>ok</title><style>body{margin:0;background:rgb(0,128,0)}</style>';
+const green = (body: Buffer) => assert.deepEqual(pixel(png(body), 10, 10), [0, 128, 0, 255]);
+
+let site: TestServer;
+/** Responses held until the test lets them go. */
+const held: ServerResponse[] = [];
+let onTrigger: (() => Promise<void>) | undefined;
+
+before(async () => {
+  site = await startServer({
+    '/': html(PAGE),
+    '/slow': async (req, res) => {
+      await delay(Number(new URL(req.url ?? '', site.url).searchParams.get('ms') ?? 1500));
+      html(PAGE)(req, res);
+    },
+    '/held': (_req, res) => void held.push(res),
+    // A page whose image tells the test the page is loaded and committed (so the test can act on it).
+    '/trigger': html(`${PAGE}<img src="/trigger.png">`),
+    '/trigger.png': async () => {
+      await onTrigger?.();
+    },
+  });
+});
+after(() => site.close());
+
+const releaseHeld = () => {
+  for (const res of held.splice(0)) html(PAGE)(res.req, res);
+};
+
+/** The process id of the running browser. */
+const pidOf = async (renderer: Renderer): Promise<number> => (await renderer.getBrowser()).process()!.pid!;
+
+describe('healing', () => {
+  let renderer: Renderer;
+  const stopped: number[] = [];
+  before(() => void (renderer = testRenderer()));
+  after(async () => {
+    for (const pid of stopped) {
+      for (const signal of ['SIGCONT', 'SIGKILL'] as const) {
+        try {
+          process.kill(pid, signal);
+        } catch {
+          // Already gone: the host killed it.
+        }
+      }
+    }
+    await renderer.close();
+  });
+
+  test('a browser that stops answering (SIGSTOP) is replaced within two requests', { timeout: 40_000 }, async () => {
+    await render(renderer, `${site.url}/`, 'screenshot');
+    const wedged = await renderer.getBrowser();
+    const pid = wedged.process()!.pid!;
+    stopped.push(pid);
+    process.kill(pid, 'SIGSTOP');
+    const codes: string[] = [];
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        green((await render(renderer, `${site.url}/`, 'screenshot', { timeout: 12_000 })).screenshot!.body);
+        break;
+      } catch (error) {
+        codes.push((error as GlanceError).code);
+      }
+    }
+    assert.ok(codes.length < 2, `both requests failed: ${codes.join(', ')}`);
+    assert.notEqual(await renderer.getBrowser(), wedged);
+    assert.throws(() => process.kill(pid, 0), 'the wedged browser was killed');
+  });
+
+  test('a browser killed mid-navigation is retried on a fresh one, not blamed on the target', async () => {
+    const browser = await renderer.getBrowser();
+    const hits = site.hits.filter((hit) => hit.startsWith('/trigger.png')).length;
+    onTrigger = async () => {
+      onTrigger = undefined;
+      browser.process()!.kill('SIGKILL');
+      await delay(10_000);
+    };
+    const result = await render(renderer, `${site.url}/trigger`, 'screenshot', { timeout: 12_000 });
+    green(result.screenshot!.body);
+    assert.equal(site.hits.filter((hit) => hit.startsWith('/trigger.png')).length, hits + 2, 'rendered twice: once per browser');
+    assert.notEqual(await renderer.getBrowser(), browser);
+  });
+
+  test('a page that crashes its renderer is EPAGECRASH, rendered once, and the browser lives on', async () => {
+    const browser = await renderer.getBrowser();
+    const hits = site.hits.filter((hit) => hit === '/trigger').length;
+    onTrigger = async () => {
+      onTrigger = undefined;
+      for (const page of await browser.pages()) {
+        if (page.url().endsWith('/trigger')) await (await page.createCDPSession()).send('Page.crash').catch(() => undefined);
+      }
+      await delay(10_000);
+    };
+    await assert.rejects(render(renderer, `${site.url}/trigger`, 'screenshot', { timeout: 12_000 }), (error: any) => {
+      assert.equal(error.code, 'EPAGECRASH');
+      assert.equal(error.statusCode, 502);
+      assert.match(error.message, /crashed the browser's renderer/);
+      return true;
+    });
+    assert.equal(site.hits.filter((hit) => hit === '/trigger').length, hits + 1, 'not rendered twice');
+    assert.equal(await renderer.getBrowser(), browser);
+    green((await render(renderer, `${site.url}/`, 'screenshot')).screenshot!.body);
+  });
+});
+
+describe('admission', () => {
+  let renderer: Renderer;
+  before(() => void (renderer = testRenderer()));
+  after(async () => {
+    releaseHeld();
+    await renderer.close();
+  });
+
+  test('a full line answers EBUSY in under 100 ms, with retry-after; the admitted all finish', { timeout: 60_000 }, async () => {
+    await render(renderer, `${site.url}/`, 'screenshot');
+    // 2 rendering + 8 waiting fill the line.
+    const admitted = Array.from({ length: 10 }, (_, n) => render(renderer, `${site.url}/held?${n}`, 'screenshot', { timeout: 40_000 }));
+    while (held.length < 2) await delay(20);
+    const started = performance.now();
+    const error = await render(renderer, `${site.url}/`, 'screenshot').then(
+      () => assert.fail('expected EBUSY'),
+      (rejection: unknown) => rejection,
+    );
+    assert.ok(performance.now() - started < 100, `took ${performance.now() - started} ms`);
+    assert.equal((error as GlanceError).code, 'EBUSY');
+    assert.doesNotMatch((error as Error).message, /timeout/);
+    const response = errorResponse(error, { requestId: 'r', docsUrl: 'd', target: undefined });
+    assert.equal(response.statusCode, 503);
+    assert.equal(response.headers['retry-after'], '2');
+    const releasing = setInterval(releaseHeld, 20);
+    try {
+      assert.equal((await Promise.all(admitted)).filter((result) => result.screenshot).length, 10);
+    } finally {
+      clearInterval(releasing);
+    }
+  });
+
+  test('a budget that cannot cover a render is EBUSY at once', async () => {
+    const started = performance.now();
+    assert.equal(await codeOf(render(renderer, `${site.url}/`, 'screenshot', { timeout: 1000 })), 'EBUSY');
+    assert.ok(performance.now() - started < 100);
+  });
+});
+
+describe('recycling and shutdown', () => {
+  test('after GLANCE_BROWSER_MAX_PAGES pages a new browser serves, without failing the pages in flight', { timeout: 40_000 }, async () => {
+    const renderer = testRenderer('127.0.0.1', undefined, { GLANCE_BROWSER_MAX_PAGES: '2' });
+    try {
+      const first: Browser = await renderer.getBrowser();
+      const oldPid = first.process()!.pid!;
+      const short = render(renderer, `${site.url}/slow?ms=300`, 'screenshot');
+      const long = render(renderer, `${site.url}/slow?ms=3000`, 'screenshot');
+      // `short` frees its slot; the next page goes to a new browser while `long` is still on the old one.
+      await short;
+      const next = await render(renderer, `${site.url}/`, 'screenshot');
+      green(next.screenshot!.body);
+      const second = await renderer.getBrowser();
+      assert.notEqual(second, first);
+      assert.ok(first.connected, 'the old browser still serves its page in flight');
+      green((await long).screenshot!.body);
+      for (let waited = 0; waited < 3000 && chromiumChildren().has(oldPid); waited += 50) await delay(50);
+      assert.ok(!chromiumChildren().has(oldPid), 'the retired browser closed after its last page');
+      assert.ok(second.connected);
+    } finally {
+      await renderer.close();
+    }
+  });
+
+  test('after shutdown begins nothing is launched, new renders are EBUSY, and the render in flight finishes', { timeout: 30_000 }, async () => {
+    const renderer = testRenderer();
+    const pid = await pidOf(renderer);
+    const inFlight = render(renderer, `${site.url}/slow?ms=1500`, 'screenshot');
+    await delay(300);
+    const closing = renderer.close();
+    await assert.rejects(render(renderer, `${site.url}/`, 'screenshot'), (error: any) => {
+      assert.equal(error.code, 'EBUSY');
+      assert.match(error.message, /shutting down/);
+      return true;
+    });
+    const seen = new Set<number>();
+    let watching = true;
+    const watch = (async () => {
+      while (watching) {
+        for (const child of chromiumChildren()) seen.add(child);
+        await delay(50);
+      }
+    })();
+    green((await inFlight).screenshot!.body);
+    await closing;
+    watching = false;
+    await watch;
+    assert.deepEqual([...seen].filter((child) => child !== pid), [], 'no browser launched after shutdown began');
+    assert.ok(!chromiumChildren().has(pid), 'the browser is closed');
+    assert.equal(await codeOf(renderer.getBrowser()), 'EBUSY');
+  });
+});
