@@ -110,7 +110,9 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       const answer = cache.answer(
         key,
         { ttl: options.ttl, staleTtl: options.staleTtl, force: options.force || origin === 'refresh' },
-        () => produce(url, options, budget, timings, request.requestId),
+        // A sub-budget: produce ends it once the answer is decided, and that must not end the race below, which
+        // would then answer ETIMEOUT in place of a refusal produced in a few milliseconds.
+        () => produce(url, options, budget.slice(), timings, request.requestId),
         { rawQueryString: request.rawQueryString, headers: request.headers },
       );
       const outcome = await budget.race(answer, timeUp(options.timeout));

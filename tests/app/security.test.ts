@@ -20,7 +20,8 @@ describe('address rules, exemption off', () => {
       '/to-file': (_req, res) => void res.writeHead(302, { location: 'file:///etc/passwd' }).end(),
     });
     // Every name resolves to 127.0.0.1: a public-looking host that points inside.
-    const resolver = async () => [{ address: '127.0.0.1', family: 4 as const }];
+    // (`ten.example` points to a private range instead.)
+    const resolver = async (name: string) => [{ address: name === 'ten.example' ? '10.0.0.1' : '127.0.0.1', family: 4 as const }];
     strict = await startService({ allowHosts: '', resolver });
     // Only the name public.example is exempt (not its address): its redirects are still checked.
     publicName = await startService({ allowHosts: 'public.example', resolver });
@@ -61,6 +62,16 @@ describe('address rules, exemption off', () => {
   }
 
   test('refuses a public-looking name that resolves to 127.0.0.1', refused(() => `http://intranet.example:${site.port}/`, 'EFORBIDDENURL', 403));
+
+  test('a refused name is not a DNS oracle: the answer never says what the name resolves to', async () => {
+    for (const [name, address] of [['intranet.example', '127.0.0.1'], ['ten.example', '10.0.0.1']] as const) {
+      const { status, body } = await strict.json(q(`http://${name}:${site.port}/`));
+      assert.equal(status, 403);
+      assert.equal(body.code, 'EFORBIDDENURL');
+      assert.match(body.message, new RegExp(`${name} does not resolve to a public address`));
+      assert.equal(JSON.stringify(body).includes(address), false, JSON.stringify(body));
+    }
+  });
 
   for (const target of ['file:///etc/passwd', 'gopher://127.0.0.1:70/', 'data:text/html,<title>x</title>', 'javascript:alert(1)', 'ftp://example.com/']) {
     test(`refuses the scheme of ${target}`, refused(() => target, 'EINVALURL', 400));
