@@ -7,11 +7,16 @@ import { createHash } from 'node:crypto';
 import type { Options } from '../query/options.ts';
 
 /**
- * Options that say how to cache or how long to wait, not what to answer: a request differing only in these
- * shares the answer. `timeout` is here because a shorter budget never changes a successful answer, and a failure
- * born of the budget (a timeout) is never cached (failure-policy.ts).
+ * Options that say only how to cache, never what to answer: a request differing only in these shares the answer.
+ * `ttl` and `staleTtl` set how long an answer is kept and served, `force` whether the cache is read; the body is
+ * the same whatever they are. Every other option is in the key, so a new option splits keys until it is listed
+ * here on purpose (tests/cache/key.test.ts checks each option either way).
+ *
+ * `timeout` is not here: a short budget can produce a degraded answer (a ping that ran out of time leaves
+ * `image: null`, a capture under `waitUntil=auto` is taken earlier), and that answer must not be served to a
+ * caller who gave the page 28 s. Requests keeping the default timeout, nearly all of them, still share.
  */
-const CACHE_ONLY = new Set<keyof Options>(['ttl', 'staleTtl', 'force', 'timeout']);
+export const CACHE_ONLY = new Set<keyof Options>(['ttl', 'staleTtl', 'force']);
 
 /** Bump to orphan every stored entry when what an answer contains changes shape. */
 const KEY_VERSION = 'glance-cache-1';

@@ -1,5 +1,6 @@
-import { Parser, type Handler } from 'htmlparser2';
+import type { Handler, ParserOptions } from 'htmlparser2';
 import { emptyFacts, type PageFacts, type TextKey, type TextSlot } from './facts.ts';
+import { boundedParser, feed, type FeedOptions } from './parse.ts';
 
 /** Per-element flags inherited by descendants. */
 const IN_SVG = 1;
@@ -37,10 +38,19 @@ const VALUE_ATTR: Readonly<Record<string, string>> = {
 
 type Attribs = Record<string, string>;
 
-/** Page facts from one pass of htmlparser2's events over the HTML. */
+const PARSER_OPTIONS: ParserOptions = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
+
+/** Page facts from one pass of htmlparser2's events over the HTML, in one go (small pages, tests). */
 export function collectFacts(html: string, url: string): PageFacts {
   const collector = new Collector(url);
-  new Parser(collector, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }).end(html);
+  boundedParser(collector, PARSER_OPTIONS).end(html);
+  return collector.done();
+}
+
+/** The same facts, parsed in slices that give the event loop back (lib/extract/parse.ts): what requests use. */
+export async function readFacts(html: string, url: string, options: FeedOptions = {}): Promise<PageFacts> {
+  const collector = new Collector(url);
+  await feed(boundedParser(collector, PARSER_OPTIONS), html, options);
   return collector.done();
 }
 

@@ -2,7 +2,9 @@
  * Metadata extraction: the HTML is parsed once into page facts, then each requested field runs its ordered
  * rules (lib/extract/fields/*) and keeps the first candidate it accepts.
  */
-import { collectFacts } from './collect.ts';
+import { collectFacts, readFacts } from './collect.ts';
+import type { PageFacts } from './facts.ts';
+import type { FeedOptions } from './parse.ts';
 import { FIELD_SPECS } from './fields/index.ts';
 import { isMediaField, META_FIELDS, type MediaField, type MetaField } from '../data/fields.ts';
 import { allValues, createContext, firstValue } from './rules.ts';
@@ -25,7 +27,18 @@ export interface Extraction {
 
 /** Parses once and runs the rules of the requested fields only. Never throws on bad HTML. */
 export function extractMetadata(page: Page, fields: readonly MetaField[] = META_FIELDS): Extraction {
-  const ctx = createContext(collectFacts(page.html, page.url));
+  return extractFrom(collectFacts(page.html, page.url), fields);
+}
+
+/** The same, parsing in slices that yield to the event loop; rejects only when `signal` aborts it. */
+export async function extractMetadataAsync(
+  page: Page, fields: readonly MetaField[] = META_FIELDS, options: FeedOptions = {},
+): Promise<Extraction> {
+  return extractFrom(await readFacts(page.html, page.url, options), fields);
+}
+
+function extractFrom(facts: PageFacts, fields: readonly MetaField[]): Extraction {
+  const ctx = createContext(facts);
   const values = Object.fromEntries(META_FIELDS.map((f) => [f, null])) as Record<MetaField, string | null>;
   const candidates: Record<MediaField, string[]> = { image: [], logo: [], audio: [], video: [] };
   for (const field of fields) {

@@ -17,5 +17,8 @@ export function baseUrl(pageUrl: string, baseHref: string | undefined): string {
 }
 
 export function looksLikeUrl(value: string): boolean {
-  return /^(?:https?:)?\/\/\S+$/i.test(value) || /^www\.\S+\.\S+$/i.test(value);
+  if (/^(?:https?:)?\/\/\S+$/i.test(value)) return true;
+  // `www.` + something + `.` + something, without whitespace: `/^www\.\S+\.\S+$/` backtracked quadratically.
+  const dot = value.indexOf('.', 5);
+  return dot !== -1 && dot < value.length - 1 && /^www\.\S+$/i.test(value);
 }

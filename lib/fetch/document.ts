@@ -30,7 +30,9 @@ export interface LoadOptions {
 
 /** Types servers send when they do not know better; the body decides. */
 const VAGUE_TYPES = new Set(['', 'text/plain', 'application/octet-stream', 'binary/octet-stream']);
-const HTML_START = /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html|head|body|meta|title|link|script)\b/i;
+/** A tag that starts an HTML document, tried at one position (sticky). */
+const HTML_START = /<(?:!doctype\s+html|html|head|body|meta|title|link|script)\b/iy;
+const SPACES = /\s*/y;
 
 export async function loadPage(url: VettedUrl, { config, budget, headers, resolver }: LoadOptions): Promise<LoadedPage> {
   const response = await openResponse(url, {
@@ -56,8 +58,27 @@ export async function loadPage(url: VettedUrl, { config, budget, headers, resolv
   }
   const bytes = Buffer.concat(await Array.fromAsync(body));
   const { text } = decodeHtml(bytes, contentType);
-  if (HTML_TYPES.has(mime) || HTML_START.test(text.slice(0, 2048))) {
+  if (HTML_TYPES.has(mime) || startsLikeHtml(text.slice(0, 2048))) {
     return { ...meta, content: { kind: 'html', html: text } };
   }
   return { ...meta, content: { kind: 'other', contentType } };
+}
+
+/**
+ * Whether a body starts like HTML: whitespace and comments, then a document tag. Scanned with indexOf: the former
+ * `^\s*(?:<!--[\s\S]*?-->\s*)*<…` could split a run of comments in exponentially many ways before failing.
+ */
+export function startsLikeHtml(start: string): boolean {
+  let at = 0;
+  for (;;) {
+    SPACES.lastIndex = at;
+    SPACES.test(start);
+    at = SPACES.lastIndex;
+    if (!start.startsWith('<!--', at)) break;
+    const end = start.indexOf('-->', at + 4);
+    if (end === -1) return false;
+    at = end + 3;
+  }
+  HTML_START.lastIndex = at;
+  return HTML_START.test(start);
 }

@@ -56,7 +56,9 @@ function describe(code: string | undefined, error: unknown, host: string): strin
   const message = error instanceof Error ? error.message : String(error);
   if (code && TLS_CODE.test(code)) return `TLS error with ${host}: ${message}`;
   if (code?.startsWith('HPE_')) return `${host} sent an invalid HTTP response (${message})`;
-  return `${host} could not be fetched (${message})`;
+  // A socket error's message names the address connected to (`connect EPROTO 203.0.113.5:443`): the caller gets
+  // the code only, never what a name resolved to; the message stays on `cause`.
+  return `${host} could not be fetched (${code ?? message})`;
 }
 
 /** Translates anything thrown while fetching: our own errors pass, a spent budget is ETIMEOUT, the rest EFETCH. */

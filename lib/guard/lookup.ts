@@ -35,10 +35,12 @@ async function vettedAddresses(
   const answers = await resolver(hostname);
   const refused = answers.find(({ address }) => !policy.allows(address, hostname));
   if (refused) {
+    // The caller learns that the name is refused, never what it resolves to: the answer would be an oracle into
+    // private DNS (which intranet names exist, and where). The address stays on `cause`, for server logs only.
     throw new GlanceError(
       'EFORBIDDENURL',
-      `${hostname} resolves to ${refused.address}, which is not a public address: only public hosts can be fetched.`,
-      { data: { url: 'must point to a public address' } },
+      `${hostname} does not resolve to a public address: only public hosts can be fetched.`,
+      { data: { url: 'must point to a public address' }, cause: new Error(`${hostname} resolves to ${refused.address}`) },
     );
   }
   const wanted = family === 'IPv4' ? 4 : family === 'IPv6' ? 6 : family;

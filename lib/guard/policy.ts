@@ -6,6 +6,7 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { GlanceError } from '../errors.ts';
+import { isBadPort, portOf } from './ports.ts';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
 type Range = [Address, number];
@@ -154,8 +155,8 @@ export type VettedUrl = URL & { readonly __vetted: unique symbol };
 /**
  * Parses and vets a target address given by a caller or a redirect: throws GlanceError EINVALURL (missing, empty,
  * unparsable, not http/https) or EFORBIDDENURL (an IP-literal host that is not allowed, `localhost` /
- * `*.localhost`). Returns the WHATWG-normalised URL, whose parser already turns `2130706433`, `0x7f.1` and
- * `017700000001` into `127.0.0.1`. Never does DNS: names are checked when connecting.
+ * `*.localhost`; a bad port of lib/guard/ports.ts, exempt hosts included). Returns the WHATWG-normalised URL,
+ * whose parser already turns `2130706433`, `0x7f.1` and `017700000001` into `127.0.0.1`. Never does DNS: names are checked when connecting.
  */
 export function parseTarget(raw: string | undefined, policy: AddressPolicy, subject = 'The `url`'): VettedUrl {
   if (raw === undefined || raw.trim() === '') {
@@ -190,6 +191,14 @@ export function parseTarget(raw: string | undefined, policy: AddressPolicy, subj
       'EFORBIDDENURL',
       `${subject} ${shown(url.href)} points to ${host}, which is not a public address: only public hosts can be fetched.`,
       { data: { url: 'must point to a public address' } },
+    );
+  }
+  const port = portOf(url);
+  if (isBadPort(port)) {
+    throw new GlanceError(
+      'EFORBIDDENURL',
+      `${subject} ${shown(url.href)} uses port ${port}, which Glance never connects to (a port of another protocol).`,
+      { data: { url: 'must not use a blocked port' } },
     );
   }
   return url as VettedUrl;

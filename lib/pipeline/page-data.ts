@@ -3,7 +3,7 @@
  * and for each media field the URLs a ping may try, best first.
  */
 import { isMediaField as isMedia, MEDIA_FIELDS, type MediaField as PingField, type MetaField } from '../data/fields.ts';
-import { extractMetadata } from '../extract/index.ts';
+import { extractMetadataAsync } from '../extract/index.ts';
 import type { LoadedPage } from '../fetch/document.ts';
 
 export interface PageData {
@@ -13,13 +13,15 @@ export interface PageData {
   media: Partial<Record<PingField, string[]>>;
 }
 
-export function buildData(page: LoadedPage, fields: readonly MetaField[], ping: Record<PingField, boolean>): PageData {
+export async function buildData(
+  page: LoadedPage, fields: readonly MetaField[], ping: Record<PingField, boolean>, signal?: AbortSignal,
+): Promise<PageData> {
   const data: Record<string, unknown> = Object.fromEntries(fields.map((field) => [field, null]));
   const media: Partial<Record<PingField, string[]>> = {};
   const wanted = MEDIA_FIELDS.filter((field) => fields.includes(field));
   const { content } = page;
   if (content.kind === 'html') {
-    const { values, candidates } = extractMetadata({ html: content.html, url: page.url }, fields);
+    const { values, candidates } = await extractMetadataAsync({ html: content.html, url: page.url }, fields, { signal });
     for (const field of fields) if (!isMedia(field)) data[field] = values[field];
     for (const field of wanted) {
       const value = values[field];

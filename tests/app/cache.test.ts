@@ -48,7 +48,7 @@ describe('result cache', () => {
     for (const query of [
       `ttl=1h&meta.title=true&${q(target)}`,
       q(target, 'meta.title=true&ttl=3600000'),
-      q(target, 'meta.title=&ttl=1h&prerender=auto&timeout=20s'),
+      q(target, 'meta.title=&ttl=1h&prerender=auto&timeout=28s'),
     ]) {
       const again = await service.request(query);
       assert.equal(again.headers.get('x-cache-status'), 'HIT', query);

@@ -116,7 +116,7 @@ describe('createLambdaRefresher', () => {
 
 test('the SDK is loaded on the first refresh, not with the module (a cold start never pays for it)', async () => {
   reset();
-  const moduleUrl = new URL('../../lib/cache/lambda-refresh.ts', import.meta.url).href;
+  const moduleUrl = new URL('../../lib/aws/lambda-refresh.ts', import.meta.url).href;
   const script = `
     import { registerHooks } from 'node:module';
     let loads = 0;

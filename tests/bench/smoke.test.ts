@@ -26,6 +26,7 @@ const EXPECTED: Record<string, string[]> = {
   ping: ['singleMs', 'n10.reachable.directMs', 'n10.walk.directMs', 'n50.reachable.serviceMs', 'n50.walk.ratio', 'probe.png'],
   cache: ['glance.rps', 'ceiling.rps', 'glance.p99Ms', 'share', 'bodyBytes'],
   soak: ['minutes', 'requests', 'node.firstMiB', 'node.lastMiB', 'browser.peakMiB'],
+  parse: ['depth.1000.ms', 'depth.10000.ms', 'size.0.5MB.ms', 'app.deepMs', 'app.tinyMs', 'app.maxLoopDelayMs'],
 };
 
 describe('benchmarks (smoke)', { timeout: 300_000 }, () => {

@@ -127,6 +127,19 @@ describe('guarded proxy', () => {
     }
   });
 
+  test('refuses bad ports, plain and tunnelled, even on an exempt host', async () => {
+    const proxy = await startProxy({ policy: AddressPolicy.fromSetting('127.0.0.1') });
+    try {
+      for (const port of [25, 6379]) {
+        assert.equal((await viaProxy(proxy, `http://127.0.0.1:${port}/`)).status, 403);
+        assert.match(await tunnel(proxy, `127.0.0.1:${port}`), /^HTTP\/1\.1 403/);
+        assert.equal(proxy.failureFor(new URL(`https://127.0.0.1:${port}/`))?.error.code, 'EFORBIDDENURL');
+      }
+    } finally {
+      await proxy.close();
+    }
+  });
+
   test('an unreachable target is 502 and recorded as EFETCH', async () => {
     const resolver = async () => {
       throw Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.example'), { code: 'ENOTFOUND' });

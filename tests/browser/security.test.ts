@@ -48,6 +48,7 @@ describe('the address rules inside the browser', () => {
 <img src="http://[::ffff:127.0.0.1]:${port}/private-mapped.png">
 <img src="http://evil.test:${port}/private-rebind.png">
 <link rel="stylesheet" href="http://127.0.0.1:${port}/private-css">
+<img src="http://public.test:6379/bad-port.png">
 <iframe src="http://127.0.0.1:${port}/private-frame"></iframe>
 <script>
 fetch('http://127.0.0.1:${port}/private-fetch').catch(() => {});
@@ -56,6 +57,7 @@ new EventSource('http://127.0.0.1:${port}/private-events');
 new WebSocket('ws://127.0.0.1:${tcp}/private-ws');
 new WebSocket('wss://127.0.0.1:${tcp}/private-wss');
 fetch('https://127.0.0.1:${tcp}/private-tls').catch(() => {});
+fetch('https://public.test:11211/bad-port-tls').catch(() => {});
 const peer = new RTCPeerConnection({ iceServers: [
   { urls: 'stun:127.0.0.1:${stun}' },
   { urls: 'turn:127.0.0.1:${tcp}?transport=tcp', username: 'u', credential: 'p' },
@@ -87,7 +89,11 @@ peer.createOffer().then((offer) => peer.setLocalDescription(offer));
     assert.equal(datagrams, 0);
     // The requests were made and refused (not merely never sent): the proxy saw them.
     const refused = result.refused.join(' ');
-    for (const target of ['private-img.png', 'private-fetch', 'private-frame', 'private-rebind.png', 'localhost:']) {
+    // The exempt host on a bad port (Redis, memcached through a tunnel) is refused too.
+    for (const target of [
+      'private-img.png', 'private-fetch', 'private-frame', 'private-rebind.png', 'localhost:', 'public.test:6379/bad-port.png',
+      'public.test:11211',
+    ]) {
       assert.ok(refused.includes(target), `${target} not among refusals: ${refused}`);
     }
     const tcp = (sentinel.address() as { port: number }).port;

@@ -1,6 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { cacheKey } from '../../lib/cache/index.ts';
+import { CACHE_ONLY } from '../../lib/cache/key.ts';
 import { parseQuery } from '../../lib/query/index.ts';
 
 const URL_PARAM = 'url=https%3A%2F%2Fexample.com%2Fpost';
@@ -51,7 +52,7 @@ describe('cacheKey', () => {
     ]);
   });
 
-  test('ttl, staleTtl, force and timeout never split a key', () => {
+  test('ttl, staleTtl and force never split a key', () => {
     same([
       URL_PARAM,
       `${URL_PARAM}&ttl=1h`,
@@ -59,7 +60,6 @@ describe('cacheKey', () => {
       `${URL_PARAM}&staleTtl=false`,
       `${URL_PARAM}&force`,
       `${URL_PARAM}&force=true&ttl=10m&stale_ttl=5m`,
-      `${URL_PARAM}&timeout=5s`,
     ]);
   });
 
@@ -89,6 +89,49 @@ describe('cacheKey', () => {
       `${URL_PARAM}&palette`,
       `${URL_PARAM}&data.price.selector=.price`,
     ]);
+  });
+
+  test('every option that can change the answer splits the key, timeout included; the cache-only ones do not', () => {
+    // One query per option, differing from the defaults in that option only. An option added to Options without
+    // an entry here fails the completeness check below: decide whether it changes the answer, then add it.
+    const differing: Record<string, string> = {
+      url: 'url=https://example.com/other',
+      meta: 'meta=false',
+      screenshot: 'screenshot',
+      pdf: 'pdf',
+      ping: 'ping=false',
+      embed: 'embed=title',
+      filter: 'filter=title',
+      prerender: 'prerender=false',
+      timeout: 'timeout=5s',
+      device: 'device=iPhone%2015',
+      viewport: 'viewport.width=500',
+      waitUntil: 'waitUntil=load',
+      waitForSelector: 'waitForSelector=main',
+      waitForTimeout: 'waitForTimeout=1s',
+      colorScheme: 'colorScheme=dark',
+      mediaType: 'mediaType=print',
+      javascript: 'javascript=false',
+      animations: 'animations=true',
+      click: 'click=a',
+      scroll: 'scroll=a',
+      styles: 'styles=body%7Bcolor%3Ared%7D',
+      scripts: 'scripts=void%200',
+      headers: 'headers.accept-language=fr',
+      audio: 'audio',
+      video: 'video',
+      iframe: 'iframe',
+      palette: 'palette',
+      data: 'data.price.selector=.price',
+    };
+    const options = Object.keys(parseQuery(URL_PARAM)).sort();
+    assert.deepEqual([...Object.keys(differing), ...CACHE_ONLY].sort(), options);
+    const base = key(URL_PARAM);
+    for (const [name, query] of Object.entries(differing)) {
+      const other = name === 'url' ? key(query) : key(`${URL_PARAM}&${query}`);
+      assert.notEqual(other, base, name);
+    }
+    for (const query of ['ttl=1h', 'staleTtl=1m', 'force']) assert.equal(key(`${URL_PARAM}&${query}`), base, query);
   });
 
   test('x-api-header-* request headers split the key, as the same header given as a parameter does', () => {

@@ -40,7 +40,10 @@ describe('with no exemption', () => {
       fetchPage(`http://public.example:${server.port}/`, options({ policy: none, resolver })),
       'EFORBIDDENURL',
     );
-    assert.match(error.message, /public\.example resolves to 127\.0\.0\.1/);
+    // The caller is told the name is not public, not where it points (no DNS oracle); the log keeps the address.
+    assert.match(error.message, /public\.example does not resolve to a public address/);
+    assert.doesNotMatch(error.message, /127\.0\.0\.1/);
+    assert.match(String((error.cause as Error).message), /public\.example resolves to 127\.0\.0\.1/);
     assert.deepEqual(resolver.calls, ['public.example']);
     assert.equal(server.hits.length, seen);
   });

@@ -192,3 +192,19 @@ describe('AddressPolicy.fromSetting exemptions', () => {
     });
   }
 });
+
+describe('bad ports', () => {
+  const exempt = AddressPolicy.fromSetting('127.0.0.1,localhost');
+  test('the Fetch Standard\'s bad ports and service ports are refused, exempt hosts included', () => {
+    for (const port of [1, 21, 22, 25, 110, 143, 587, 6000, 6667, 10080, 6379, 11211, 3306, 5432, 27017, 9200]) {
+      assert.equal(refusal(`http://example.com:${port}/`), 'EFORBIDDENURL', `${port}`);
+      assert.equal(refusal(`https://127.0.0.1:${port}/`, exempt), 'EFORBIDDENURL', `exempt ${port}`);
+    }
+  });
+  test('web ports and the high ports test servers use are allowed', () => {
+    for (const url of ['http://example.com/', 'https://example.com:443/', 'http://example.com:8080/', 'https://example.com:8443/']) {
+      assert.equal(refusal(url), 'allowed', url);
+    }
+    assert.equal(refusal('http://127.0.0.1:41234/', exempt), 'allowed');
+  });
+});

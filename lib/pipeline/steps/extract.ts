@@ -9,9 +9,9 @@ export const extract: Step = {
 };
 
 export async function extractInto(ctx: Context): Promise<void> {
-  const { page, wanted, options, timings } = ctx;
+  const { page, wanted, options, timings, budget } = ctx;
   if (!page) return;
-  const built = await timings.measure('extract', () => buildData(page, wanted.fields, options.ping));
+  const built = await timings.measure('extract', () => buildData(page, wanted.fields, options.ping, budget.signal()));
   Object.assign(ctx.data, built.data);
   ctx.media = built.media;
 }
