@@ -23,6 +23,7 @@ import { PingCache } from './ping/index.ts';
 import { TIMEOUT, type Options } from './query/options.ts';
 import { createRequestParser } from './http/parse-request.ts';
 import { embedResponse, errorResponse, json } from './http/respond.ts';
+import { embedFormat } from './rules/format.ts';
 import { createStorage, type Storage } from './storage/index.ts';
 import { Budget } from './time/budget.ts';
 import { Timings } from './time/timings.ts';
@@ -80,7 +81,9 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       if (options.filter) envelope.data = pickPaths(envelope.data, options.filter);
       const headers: Record<string, string> = { 'x-fetch-mode': mode };
       if (loadMs !== undefined) headers['x-fetch-time'] = `${Math.round(loadMs)}ms`;
-      return options.embed ? embedResponse(envelope, options.embed, headers) : json(200, envelope, headers);
+      return options.embed
+        ? embedResponse(envelope, options.embed, headers, embedFormat(options.data, options.embed))
+        : json(200, envelope, headers);
     } catch (error) {
       if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, requestId);
       return errorResponse(error, { requestId, docsUrl: config.docsUrl, target: options.url });

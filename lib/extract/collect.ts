@@ -37,10 +37,13 @@ const VALUE_ATTR: Readonly<Record<string, string>> = {
 
 type Attribs = Record<string, string>;
 
-/** Page facts from one pass of htmlparser2's events over the HTML. */
-export function collectFacts(html: string, url: string): PageFacts {
+/**
+ * Page facts from one pass of htmlparser2's events over the HTML. `also` receives the same events (custom data
+ * rules build their DOM from them), so a page that needs both is tokenised once.
+ */
+export function collectFacts(html: string, url: string, also?: (collector: Partial<Handler>) => Partial<Handler>): PageFacts {
   const collector = new Collector(url);
-  new Parser(collector, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }).end(html);
+  new Parser(also ? also(collector) : collector, { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true }).end(html);
   return collector.done();
 }
 

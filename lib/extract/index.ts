@@ -2,6 +2,7 @@
  * Metadata extraction: the HTML is parsed once into page facts, then each requested field runs its ordered
  * rules (lib/extract/fields/*) and keeps the first candidate it accepts.
  */
+import type { Handler } from 'htmlparser2';
 import { collectFacts } from './collect.ts';
 import { FIELD_SPECS } from './fields/index.ts';
 import {
@@ -14,6 +15,8 @@ export interface Page {
   html: string;
   /** The final URL the HTML was fetched from. */
   url: string;
+  /** Wraps the facts collector's parser handler, to hand the same parse to another handler too. */
+  parse?: (collector: Partial<Handler>) => Partial<Handler>;
 }
 
 export interface Extraction {
@@ -28,7 +31,7 @@ export interface Extraction {
 
 /** Parses once and runs the rules of the requested fields only. Never throws on bad HTML. */
 export function extractMetadata(page: Page, fields: readonly MetaField[] = META_FIELDS): Extraction {
-  const ctx = createContext(collectFacts(page.html, page.url));
+  const ctx = createContext(collectFacts(page.html, page.url, page.parse));
   const values = Object.fromEntries(META_FIELDS.map((f) => [f, null])) as Record<MetaField, string | null>;
   const candidates: Record<MediaField, string[]> = { image: [], logo: [], audio: [], video: [] };
   for (const field of fields) {

@@ -13,9 +13,11 @@ export interface LoadedPage {
   statusCode: number | null;
   headers: Record<string, string>;
   redirects: Redirect[];
-  /** `html` is decoded text; `media` is a direct link to an image, video or audio file; `other` is anything else. */
+  /** `html` is decoded text; `media` is a direct link to an image, video or audio file; `text` a JSON or text
+   *  body read because custom rules asked (`attr=json`); `other` is anything else. */
   content:
     | { kind: 'html'; html: string }
+    | { kind: 'text'; text: string; contentType: string | undefined }
     | { kind: 'media'; media: 'image' | 'video' | 'audio'; contentType: string }
     | { kind: 'other'; contentType: string | undefined };
 }
@@ -25,14 +27,17 @@ export interface LoadOptions {
   budget: Budget;
   headers: Record<string, string>;
   resolver?: Resolver | undefined;
+  /** Read JSON and text bodies too (custom data rules may parse them), not only HTML. */
+  text?: boolean;
 }
 
 const HTML_TYPES = new Set(['text/html', 'application/xhtml+xml']);
 /** Types servers send when they do not know better; the body decides. */
 const VAGUE_TYPES = new Set(['', 'text/plain', 'application/octet-stream', 'binary/octet-stream']);
+const isTextual = (mime: string): boolean => mime === 'application/json' || mime.endsWith('+json') || mime.startsWith('text/');
 const HTML_START = /^\s*(?:<!--[\s\S]*?-->\s*)*<(?:!doctype\s+html|html|head|body|meta|title|link|script)\b/i;
 
-export async function loadPage(url: VettedUrl, { config, budget, headers, resolver }: LoadOptions): Promise<LoadedPage> {
+export async function loadPage(url: VettedUrl, { config, budget, headers, resolver, text: readText = false }: LoadOptions): Promise<LoadedPage> {
   const response = await openResponse(url, {
     policy: config.policy,
     budget,
@@ -50,7 +55,7 @@ export async function loadPage(url: VettedUrl, { config, budget, headers, resolv
     cancel();
     return { ...meta, content: { kind: 'media', media, contentType } };
   }
-  if (!HTML_TYPES.has(mime) && !VAGUE_TYPES.has(mime)) {
+  if (!HTML_TYPES.has(mime) && !VAGUE_TYPES.has(mime) && !(readText && isTextual(mime))) {
     cancel();
     return { ...meta, content: { kind: 'other', contentType } };
   }
@@ -59,5 +64,6 @@ export async function loadPage(url: VettedUrl, { config, budget, headers, resolv
   if (HTML_TYPES.has(mime) || HTML_START.test(text.slice(0, 2048))) {
     return { ...meta, content: { kind: 'html', html: text } };
   }
+  if (readText) return { ...meta, content: { kind: 'text', text, contentType } };
   return { ...meta, content: { kind: 'other', contentType } };
 }

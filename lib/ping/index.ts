@@ -29,9 +29,10 @@ const CONCURRENCY = 16;
 const HEDGE_AFTER_MS = 120;
 const HEDGE_WIDTH = 3;
 
-type Slots = <T>(task: () => Promise<T>) => Promise<T>;
+export type Slots = <T>(task: () => Promise<T>) => Promise<T>;
 
-function limiter(size: number): Slots {
+/** Runs at most `size` tasks at once; the others wait their turn in order. */
+export function limiter(size: number): Slots {
   let active = 0;
   const waiting: Array<() => void> = [];
   return async (task) => {

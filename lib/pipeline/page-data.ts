@@ -2,7 +2,7 @@
  * Builds the response's `data` from a loaded page: the requested metadata fields, each present (null if absent),
  * and for each media field the URLs a ping may try, best first.
  */
-import { extractMetadata, type MetaField } from '../extract/index.ts';
+import { extractMetadata, type MetaField, type Page } from '../extract/index.ts';
 import type { LoadedPage } from '../fetch/document.ts';
 import type { PingField } from '../ping/index.ts';
 
@@ -15,13 +15,18 @@ export interface PageData {
   media: Partial<Record<PingField, string[]>>;
 }
 
-export function buildData(page: LoadedPage, fields: readonly MetaField[], ping: Record<PingField, boolean>): PageData {
+export function buildData(
+  page: LoadedPage,
+  fields: readonly MetaField[],
+  ping: Record<PingField, boolean>,
+  parse?: Page['parse'],
+): PageData {
   const data: Record<string, unknown> = Object.fromEntries(fields.map((field) => [field, null]));
   const media: Partial<Record<PingField, string[]>> = {};
   const wanted = MEDIA_FIELDS.filter((field) => fields.includes(field));
   const { content } = page;
   if (content.kind === 'html') {
-    const { values, candidates } = extractMetadata({ html: content.html, url: page.url }, fields);
+    const { values, candidates } = extractMetadata({ html: content.html, url: page.url, parse }, fields);
     for (const field of fields) if (!isMedia(field)) data[field] = values[field];
     for (const field of wanted) {
       const value = values[field];
