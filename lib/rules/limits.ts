@@ -6,7 +6,7 @@
 /** Rules in one request, every fallback and nested rule counted. */
 export const MAX_RULES = 100;
 /** Levels of rules nested through `attr` objects (`data.a.attr.b.attr.c` is 3). */
-export const MAX_NESTING = 4;
+export const MAX_NESTING = 3;
 /** Characters of one selector; real selectors are far shorter, and css-select compiles each one. */
 export const MAX_SELECTOR_CHARS = 1000;
 /** Characters of one `evaluate` source. */

@@ -18,7 +18,7 @@ let base = '';
 
 function createConverter(): TurndownService {
   const service = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-', emDelimiter: '*' });
-  service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'svg', 'canvas', 'head']);
+  service.remove(['script', 'style', 'noscript', 'template', 'iframe', 'svg', 'canvas', 'head', 'select', 'input', 'textarea', 'button']);
   const absolute = (raw: string | null): string => (raw === null ? '' : (resolveUrl(raw, base) ?? raw.trim()));
   service.addRule('absoluteLink', {
     filter: (node) => node.nodeName === 'A' && Boolean(node.getAttribute('href')),
