@@ -113,7 +113,8 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       const answer = cache.answer(
         key,
         { ttl: options.ttl, staleTtl: options.staleTtl, force: options.force || origin === 'refresh' },
-        () => produce(url, options, budget, timings, request.requestId),
+        // Its own sub-budget: producing ends it (stopping leftover work) without ending the race below.
+        () => produce(url, options, budget.slice(), timings, request.requestId),
         { rawQueryString: request.rawQueryString, headers: request.headers },
       );
       const outcome = await budget.race(answer, timeUp(options.timeout));
