@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import mql from '@microlink/mql';
 import { html, startServer, type Route, type TestServer } from '../helpers/server.ts';
 import { q, startService, type Service } from '../helpers/service.ts';
-import { png } from '../ping/fixtures.ts';
+import { mp3, mp4, png } from '../ping/fixtures.ts';
 
 const asset =
   (type: string, body: Buffer): Route =>
@@ -30,6 +30,8 @@ describe('custom data rules through the service', () => {
       '/article': html(ARTICLE),
       '/scripted': html(SCRIPTED),
       '/live.png': asset('image/png', png(640, 320)),
+      '/clip.mp4': asset('video/mp4', mp4(3, { width: 320, height: 180 })),
+      '/talk.mp3': asset('audio/mpeg', mp3(100)),
       '/api': (_req, res) => void res.writeHead(200, { 'content-type': 'application/json' }).end('{"items":[1,2,3]}'),
     });
     service = await startService();
