@@ -27,6 +27,7 @@ import { lowerCaseNames, withStandardHeaders } from './http/headers.ts';
 import { isForwardedHeader } from './http/forwarded-headers.ts';
 import { createRequestParser } from './http/parse-request.ts';
 import { embedResponse, errorResponse, json } from './http/respond.ts';
+import { embedFormat } from './rules/format.ts';
 import { createStorage, type Storage } from './storage/index.ts';
 import { SWEEP_INTERVAL_MS, sweepPeriodically } from './storage/sweep.ts';
 import { Budget } from './time/budget.ts';
@@ -88,7 +89,10 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       if (options.filter) envelope.data = pickPaths(envelope.data, options.filter);
       const headers: Record<string, string> = { 'x-fetch-mode': mode };
       if (loadMs !== undefined) headers['x-fetch-time'] = `${Math.round(loadMs)}ms`;
-      return { answer: options.embed ? embedResponse(envelope, options.embed, headers) : json(200, envelope, headers) };
+      const answer = options.embed
+        ? embedResponse(envelope, options.embed, headers, embedFormat(options.data, options.embed))
+        : json(200, envelope, headers);
+      return { answer };
     } catch (error) {
       if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, requestId);
       const answer = errorResponse(error, { requestId, docsUrl: config.docsUrl, target: options.url });

@@ -16,6 +16,7 @@ import { checkSelectors, prepare, settle } from './actions.ts';
 import { BrowserHost } from './browser.ts';
 import { printPdf, screenshot, type Screenshot } from './capture.ts';
 import { clampViewport, resolveDevice } from './devices.ts';
+import { evaluateAll } from './evaluate.ts';
 import { browserTimeout } from './errors.ts';
 import { Limiter } from './limiter.ts';
 import { navigate } from './navigate.ts';
@@ -29,7 +30,8 @@ export interface RenderRequest {
   url: URL;
   options: Options;
   budget: Budget;
-  capture: { screenshot: boolean; pdf: boolean; html: boolean };
+  /** `evaluate` sources of custom data rules, run after the html capture. */
+  capture: { screenshot: boolean; pdf: boolean; html: boolean; evaluate?: readonly string[] };
 }
 
 export interface RenderResult {
@@ -39,6 +41,8 @@ export interface RenderResult {
   redirects: Redirect[];
   /** page.content() after loading and page actions, when capture.html. */
   html?: string;
+  /** Per `capture.evaluate` source, its JSON result (undefined when it gave none). */
+  evaluated?: Map<string, unknown>;
   screenshot?: Screenshot;
   pdf?: { body: Buffer };
   /** What the page asked for and the address rules refused (URLs, or host:port for https/wss tunnels). */
@@ -133,6 +137,7 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
         lap('actions');
         const result: RenderResult = { ...navigation, refused: [], timings };
         if (capture.html) result.html = await open.page.content();
+        if (capture.evaluate?.length) result.evaluated = await evaluateAll(open.page, capture.evaluate, budget);
         if (shot) {
           const captured = await screenshot(open, shot, emulation.viewport, budget);
           result.screenshot = shot.overlay ? await frame(open, captured, shot.overlay, shot.quality, budget) : captured;

@@ -48,6 +48,7 @@ const KINDS: Record<ErrorCode, FailureKind> = {
   EINVALTTL: 'caller',
   EINVALSTTL: 'caller',
   EINVALOVERLAYBG: 'caller',
+  EINVALDATA: 'caller',
   EMETHOD: 'caller',
   EAUTH: 'caller',
   // The field the caller chose to embed is absent: a question of which field to ask for.

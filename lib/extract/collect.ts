@@ -40,17 +40,21 @@ type Attribs = Record<string, string>;
 
 const PARSER_OPTIONS: ParserOptions = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
 
+/** Wraps the facts collector's handler so another handler (custom data rules build their DOM) hears the same
+ *  events: a page that needs both is tokenised once. */
+export type AlsoHandler = (collector: Partial<Handler>) => Partial<Handler>;
+
 /** Page facts from one pass of htmlparser2's events over the HTML, in one go (small pages, tests). */
-export function collectFacts(html: string, url: string): PageFacts {
+export function collectFacts(html: string, url: string, also?: AlsoHandler): PageFacts {
   const collector = new Collector(url);
-  boundedParser(collector, PARSER_OPTIONS).end(html);
+  boundedParser(also ? also(collector) : collector, PARSER_OPTIONS).end(html);
   return collector.done();
 }
 
 /** The same facts, parsed in slices that give the event loop back (lib/extract/parse.ts): what requests use. */
-export async function readFacts(html: string, url: string, options: FeedOptions = {}): Promise<PageFacts> {
+export async function readFacts(html: string, url: string, options: FeedOptions = {}, also?: AlsoHandler): Promise<PageFacts> {
   const collector = new Collector(url);
-  await feed(boundedParser(collector, PARSER_OPTIONS), html, options);
+  await feed(boundedParser(also ? also(collector) : collector, PARSER_OPTIONS), html, options);
   return collector.done();
 }
 

@@ -2,7 +2,7 @@
  * Metadata extraction: the HTML is parsed once into page facts, then each requested field runs its ordered
  * rules (lib/extract/fields/*) and keeps the first candidate it accepts.
  */
-import { collectFacts, readFacts } from './collect.ts';
+import { collectFacts, readFacts, type AlsoHandler } from './collect.ts';
 import type { PageFacts } from './facts.ts';
 import type { FeedOptions } from './parse.ts';
 import { FIELD_SPECS } from './fields/index.ts';
@@ -13,6 +13,8 @@ export interface Page {
   html: string;
   /** The final URL the HTML was fetched from. */
   url: string;
+  /** Wraps the facts collector's parser handler, to hand the same parse to another handler too. */
+  parse?: AlsoHandler;
 }
 
 export interface Extraction {
@@ -27,14 +29,14 @@ export interface Extraction {
 
 /** Parses once and runs the rules of the requested fields only. Never throws on bad HTML. */
 export function extractMetadata(page: Page, fields: readonly MetaField[] = META_FIELDS): Extraction {
-  return extractFrom(collectFacts(page.html, page.url), fields);
+  return extractFrom(collectFacts(page.html, page.url, page.parse), fields);
 }
 
 /** The same, parsing in slices that yield to the event loop; rejects only when `signal` aborts it. */
 export async function extractMetadataAsync(
   page: Page, fields: readonly MetaField[] = META_FIELDS, options: FeedOptions = {},
 ): Promise<Extraction> {
-  return extractFrom(await readFacts(page.html, page.url, options), fields);
+  return extractFrom(await readFacts(page.html, page.url, options, page.parse), fields);
 }
 
 function extractFrom(facts: PageFacts, fields: readonly MetaField[]): Extraction {

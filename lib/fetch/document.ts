@@ -14,9 +14,11 @@ export interface LoadedPage {
   statusCode: number | null;
   headers: Record<string, string>;
   redirects: Redirect[];
-  /** `html` is decoded text; `media` is a direct link to an image, video or audio file; `other` is anything else. */
+  /** `html` is decoded text; `media` is a direct link to an image, video or audio file; `text` a JSON or text
+   *  body read because custom rules asked (`attr=json`); `other` is anything else. */
   content:
     | { kind: 'html'; html: string }
+    | { kind: 'text'; text: string; contentType: string | undefined }
     | { kind: 'media'; media: 'image' | 'video' | 'audio'; contentType: string }
     | { kind: 'other'; contentType: string | undefined };
 }
@@ -26,6 +28,8 @@ export interface LoadOptions {
   budget: Budget;
   headers: Record<string, string>;
   resolver?: Resolver | undefined;
+  /** Read JSON and text bodies too (custom data rules may parse them), not only HTML. */
+  text?: boolean;
 }
 
 /** Types servers send when they do not know better; the body decides. */
@@ -33,8 +37,9 @@ const VAGUE_TYPES = new Set(['', 'text/plain', 'application/octet-stream', 'bina
 /** A tag that starts an HTML document, tried at one position (sticky). */
 const HTML_START = /<(?:!doctype\s+html|html|head|body|meta|title|link|script)\b/iy;
 const SPACES = /\s*/y;
+const isTextual = (mime: string): boolean => mime === 'application/json' || mime.endsWith('+json') || mime.startsWith('text/');
 
-export async function loadPage(url: VettedUrl, { config, budget, headers, resolver }: LoadOptions): Promise<LoadedPage> {
+export async function loadPage(url: VettedUrl, { config, budget, headers, resolver, text: readText = false }: LoadOptions): Promise<LoadedPage> {
   const response = await openResponse(url, {
     policy: config.policy,
     budget,
@@ -52,7 +57,7 @@ export async function loadPage(url: VettedUrl, { config, budget, headers, resolv
     cancel();
     return { ...meta, content: { kind: 'media', media, contentType } };
   }
-  if (!HTML_TYPES.has(mime) && !VAGUE_TYPES.has(mime)) {
+  if (!HTML_TYPES.has(mime) && !VAGUE_TYPES.has(mime) && !(readText && isTextual(mime))) {
     cancel();
     return { ...meta, content: { kind: 'other', contentType } };
   }
@@ -61,6 +66,7 @@ export async function loadPage(url: VettedUrl, { config, budget, headers, resolv
   if (HTML_TYPES.has(mime) || startsLikeHtml(text.slice(0, 2048))) {
     return { ...meta, content: { kind: 'html', html: text } };
   }
+  if (readText) return { ...meta, content: { kind: 'text', text, contentType } };
   return { ...meta, content: { kind: 'other', contentType } };
 }
 

@@ -22,10 +22,30 @@ export const json = (statusCode: number, payload: unknown, headers: Record<strin
 });
 
 /**
- * `embed`: the addressed field instead of the envelope. A URL under a `url` key answers 302 so the request
- * address itself works as `<img src>`, CSS `url()`, a Markdown image or an og:image value.
+ * Content types of embedded custom fields by what they hold. Markup read from a target page is served so that a
+ * browser opening the address runs none of it and guesses no other type: a CSP sandbox without scripts, and
+ * nosniff.
  */
-export function embedResponse(envelope: Envelope, path: string, headers: Record<string, string>): ApiResponse {
+const EMBED_TYPES = {
+  markdown: { 'content-type': 'text/markdown; charset=utf-8' },
+  html: {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': "sandbox; default-src 'none'; img-src * data:; style-src 'unsafe-inline'",
+    'x-content-type-options': 'nosniff',
+  },
+} as const;
+
+/**
+ * `embed`: the addressed field instead of the envelope. A URL under a `url` key answers 302 so the request
+ * address itself works as `<img src>`, CSS `url()`, a Markdown image or an og:image value. `format` says a
+ * custom field holds Markdown or HTML (lib/rules/format.ts).
+ */
+export function embedResponse(
+  envelope: Envelope,
+  path: string,
+  headers: Record<string, string>,
+  format?: keyof typeof EMBED_TYPES,
+): ApiResponse {
   const value = getPath(envelope.data, path);
   if (value === undefined || value === null) {
     throw new GlanceError('EINVALEMBED', `The \`embed\` field \`${path}\` is absent or null for this page.`, {
@@ -36,6 +56,7 @@ export function embedResponse(envelope: Envelope, path: string, headers: Record<
     return { statusCode: 302, headers: { ...headers, location: value }, body: '' };
   }
   if (typeof value === 'object') return json(200, value, headers);
+  if (typeof value === 'string' && format) return { statusCode: 200, headers: { ...headers, 'x-content-type-options': 'nosniff', ...EMBED_TYPES[format] }, body: value };
   return { statusCode: 200, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, body: String(value) };
 }
 

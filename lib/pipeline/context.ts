@@ -8,7 +8,8 @@ import type { MediaField as PingField, MetaField } from '../data/fields.ts';
 import type { Resolver, VettedUrl } from '../fetch/index.ts';
 import type { LoadedPage } from '../fetch/document.ts';
 import type { PingCache } from '../ping/index.ts';
-import type { Options } from '../query/options.ts';
+import type { Document } from 'domhandler';
+import type { DataRules, Options } from '../query/options.ts';
 import type { Storage } from '../storage/index.ts';
 import type { Budget } from '../time/budget.ts';
 import type { Timings } from '../time/timings.ts';
@@ -32,6 +33,10 @@ export type FetchMode = 'fetch' | 'prerender' | 'skipped';
 export interface Wanted {
   /** Metadata fields to extract (the requested ones the output can show). */
   readonly fields: readonly MetaField[];
+  /** Custom data rules of the fields the output shows; undefined when there are none. */
+  readonly rules: DataRules | undefined;
+  /** Distinct `evaluate` sources of those rules, run in the rendered page. */
+  readonly evaluate: readonly string[];
   readonly screenshot: boolean;
   readonly pdf: boolean;
 }
@@ -45,6 +50,10 @@ export interface Context {
   readonly wanted: Wanted;
   mode: FetchMode;
   page: LoadedPage | undefined;
+  /** The page's DOM for custom rules, when extraction built it from its own parse (lib/rules/dom.ts). */
+  dom: Document | undefined;
+  /** Results of the rules' `evaluate` sources, from the rendered page. */
+  evaluated: ReadonlyMap<string, unknown> | undefined;
   /** The response's `data`, field by field. */
   readonly data: Record<string, unknown>;
   /** Per media field, the URLs a ping may try, best first (set by extraction). */

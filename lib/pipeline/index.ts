@@ -16,12 +16,13 @@ import { extract } from './steps/extract.ts';
 import { fetch } from './steps/fetch.ts';
 import { ping } from './steps/ping.ts';
 import { render } from './steps/render.ts';
+import { rules } from './steps/rules.ts';
 import { store } from './steps/store.ts';
 import { wantedOutput } from './wanted.ts';
 
 export type { FetchMode, PipelineDeps } from './context.ts';
 
-export const STEPS: readonly Step[] = [render, fetch, extract, clientShell, ping, store];
+export const STEPS: readonly Step[] = [render, fetch, extract, clientShell, rules, ping, store];
 
 export interface PipelineResult {
   envelope: Envelope;
@@ -40,6 +41,8 @@ export async function runPipeline(url: VettedUrl, options: Options, budget: Budg
     wanted: wantedOutput(options),
     mode: 'skipped',
     page: undefined,
+    dom: undefined,
+    evaluated: undefined,
     data: {},
     media: {},
     captures: {},

@@ -3,7 +3,7 @@
  * and for each media field the URLs a ping may try, best first.
  */
 import { isMediaField as isMedia, MEDIA_FIELDS, type MediaField as PingField, type MetaField } from '../data/fields.ts';
-import { extractMetadataAsync } from '../extract/index.ts';
+import { extractMetadataAsync, type Page } from '../extract/index.ts';
 import type { LoadedPage } from '../fetch/document.ts';
 
 export interface PageData {
@@ -14,14 +14,17 @@ export interface PageData {
 }
 
 export async function buildData(
-  page: LoadedPage, fields: readonly MetaField[], ping: Record<PingField, boolean>, signal?: AbortSignal,
+  page: LoadedPage,
+  fields: readonly MetaField[],
+  ping: Record<PingField, boolean>,
+  { signal, parse }: { signal?: AbortSignal; parse?: Page['parse'] } = {},
 ): Promise<PageData> {
   const data: Record<string, unknown> = Object.fromEntries(fields.map((field) => [field, null]));
   const media: Partial<Record<PingField, string[]>> = {};
   const wanted = MEDIA_FIELDS.filter((field) => fields.includes(field));
   const { content } = page;
   if (content.kind === 'html') {
-    const { values, candidates } = await extractMetadataAsync({ html: content.html, url: page.url }, fields, { signal });
+    const { values, candidates } = await extractMetadataAsync({ html: content.html, url: page.url, parse }, fields, { signal });
     for (const field of fields) if (!isMedia(field)) data[field] = values[field];
     for (const field of wanted) {
       const value = values[field];

@@ -114,12 +114,15 @@ export interface DataRule {
   readonly selector: readonly string[];
   /** True when given as `selectorAll`: every match is collected into a list. */
   readonly all: boolean;
-  /** Attributes (or `html`, `outerHTML`, `text`, `markdown`, `val`) tried in order; empty when `rules` is set. */
+  /** Attributes (or `html`, `outerHTML`, `text`, `markdown`, `val`, `tagName`, `nodeName`, `json`) tried in order;
+   *  empty when `rules` is set. */
   readonly attr: readonly string[];
   /** Nested rules, applied inside each match (`attr` given as an object). */
   readonly rules: DataRules | undefined;
   /** Accepted value types, tried in order. */
   readonly type: readonly DataType[];
+  /** JavaScript (an expression or a function's source) run in the rendered page; its result is the raw value. */
+  readonly evaluate: string | undefined;
 }
 
 /** Field name → its rules, first to last fallback (at least one). */

@@ -18,8 +18,9 @@ export const LIMITS = {
   /** API Gateway allows more; no legitimate Microlink query comes near this. */
   length: 16 * 1024,
   keys: 200,
-  /** Deep enough for `data.<field>.<fallback>.attr.<nested>.<fallback>.selector.<fallback>`. */
-  depth: 8,
+  /** Deep enough for data rules nested to their own bound (lib/rules/limits.ts MAX_NESTING, 3 levels) with
+   *  fallback indices: `data.f.0.attr.g.0.attr.h.0.selector.0` is 11; deeper rules meet that clearer bound. */
+  depth: 12,
 } as const;
 
 const POLLUTING = new Set(['__proto__', 'constructor', 'prototype']);

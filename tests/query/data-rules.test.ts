@@ -8,6 +8,7 @@ const rule = (overrides: object) => ({
   attr: ['html'],
   rules: undefined,
   type: ['auto'],
+  evaluate: undefined,
   ...overrides,
 });
 
@@ -66,19 +67,20 @@ describe('data rules', () => {
   });
 
   test('refuses malformed rules, naming the part', () => {
-    rejects('data=true', 'EINVALQUERY', 'data');
-    rejects('data.title=h1', 'EINVALQUERY', 'data.title');
-    rejects('data.title.selecter=h1', 'EINVALQUERY', 'data.title.selecter');
-    rejects('data.title.type=image', 'EINVALQUERY', 'data.title');
-    rejects('data.title.selector=h1&data.title.type=picture', 'EINVALQUERY', 'data.title.type');
-    rejects('data.title.selector=h1&data.title.selectorAll=h2', 'EINVALQUERY', 'data.title.selectorAll');
-    rejects('data.title.selector=h1&data.title.attr=not+an+attr', 'EINVALQUERY', 'data.title.attr');
-    rejects('data.title.selector=', 'EINVALQUERY', 'data.title.selector');
-    rejects('data.title.0.selector=h1&data.title.1=h2', 'EINVALQUERY', 'data.title.1');
-    rejects('data.1st.selector=h1', 'EINVALQUERY', 'data.1st');
-    rejects('data.stats.attr.bad.selecter=x', 'EINVALQUERY', 'data.stats.attr.bad.selecter');
-    rejects('data.title.evaluate=alert(1)', 'EINVALQUERY', 'data.title.evaluate');
-    rejects('data.s.attr=href&data.s.attr.x.selector=a', 'EINVALQUERY', 'data.s.attr');
-    rejects('data.title.selector=h1&data.title.type=constructor', 'EINVALQUERY', 'data.title.type');
+    rejects('data=true', 'EINVALDATA', 'data');
+    rejects('data.title=h1', 'EINVALDATA', 'data.title');
+    rejects('data.title.selecter=h1', 'EINVALDATA', 'data.title.selecter');
+    rejects('data.title.type=image', 'EINVALDATA', 'data.title');
+    rejects('data.title.selector=h1&data.title.type=picture', 'EINVALDATA', 'data.title.type');
+    rejects('data.title.selector=h1&data.title.selectorAll=h2', 'EINVALDATA', 'data.title.selectorAll');
+    rejects('data.title.selector=h1&data.title.attr=not+an+attr', 'EINVALDATA', 'data.title.attr');
+    rejects('data.title.selector=', 'EINVALDATA', 'data.title.selector');
+    rejects('data.title.0.selector=h1&data.title.1=h2', 'EINVALDATA', 'data.title.1');
+    rejects('data.1st.selector=h1', 'EINVALDATA', 'data.1st');
+    rejects('data.stats.attr.bad.selecter=x', 'EINVALDATA', 'data.stats.attr.bad.selecter');
+    rejects('data.title.selector=h1&data.title.evaluate=alert(1)', 'EINVALDATA', 'data.title.evaluate');
+    rejects('data.title.selector=h1[', 'EINVALDATA', 'data.title.selector');
+    rejects('data.s.attr=href&data.s.attr.x.selector=a', 'EINVALDATA', 'data.s.attr');
+    rejects('data.title.selector=h1&data.title.type=constructor', 'EINVALDATA', 'data.title.type');
   });
 });

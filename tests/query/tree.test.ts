@@ -79,7 +79,7 @@ describe('query string errors', () => {
   test('nesting past the depth limit is refused', () => {
     const deep = Array.from({ length: LIMITS.depth + 1 }, (_, i) => `k${i}`).join('.');
     const error = expectError(() => parse(`${deep}=1`), 'EINVALQUERY', deep);
-    assert.match(error.message, /at most 8 levels/);
+    assert.match(error.message, /at most 12 levels/);
     assert.doesNotThrow(() => parse(`data.a.0.attr.b.0.selector.0=h1`));
   });
 

@@ -4,12 +4,12 @@ import { ANSWER_RESERVE_MS, type Step } from '../context.ts';
 
 export const fetch: Step = {
   name: 'fetch',
-  wants: ({ page, wanted }) => page === undefined && wanted.fields.length > 0,
+  wants: ({ page, wanted }) => page === undefined && (wanted.fields.length > 0 || wanted.rules !== undefined),
   async run(ctx) {
     const { url, options, budget, deps } = ctx;
     ctx.mode = 'fetch';
     ctx.page = await ctx.timings.measure('fetch', () =>
-      loadPage(url, { config: deps.config, budget: budget.slice(Infinity, ANSWER_RESERVE_MS), headers: options.headers, resolver: deps.resolver }),
+      loadPage(url, { config: deps.config, budget: budget.slice(Infinity, ANSWER_RESERVE_MS), headers: options.headers, resolver: deps.resolver, text: ctx.wanted.rules !== undefined }),
     );
   },
 };

@@ -1,14 +1,15 @@
 /**
- * Loads the target in Chromium when the answer needs a browser: a screenshot or PDF it shows, or
- * `prerender=true`. The rendered DOM is kept for extraction only when fields are wanted; the overlay, when
+ * Loads the target in Chromium when the answer needs a browser: a screenshot or PDF it shows, `prerender=true`,
+ * or a custom rule's `evaluate`. The rendered DOM is kept for extraction only when fields are wanted; the overlay, when
  * asked for, is drawn inside the same page work.
  */
 import { ANSWER_RESERVE_MS, type Context, type Step } from '../context.ts';
 
 export const render: Step = {
   name: 'render',
-  wants: ({ page, wanted, options }) => page === undefined && (wanted.screenshot || wanted.pdf || options.prerender === true),
-  run: (ctx) => renderPage(ctx, ctx.wanted.fields.length > 0),
+  wants: ({ page, wanted, options }) =>
+    page === undefined && (wanted.screenshot || wanted.pdf || options.prerender === true || wanted.evaluate.length > 0),
+  run: (ctx) => renderPage(ctx, ctx.wanted.fields.length > 0 || ctx.wanted.rules !== undefined),
 };
 
 /** Renders the target into the context; also the prerender=auto upgrade of a client-side shell. */
@@ -20,10 +21,12 @@ export async function renderPage(ctx: Context, html: boolean): Promise<void> {
       url,
       options,
       budget: budget.slice(Infinity, ANSWER_RESERVE_MS),
-      capture: { screenshot: wanted.screenshot, pdf: wanted.pdf, html },
+      capture: { screenshot: wanted.screenshot, pdf: wanted.pdf, html, evaluate: wanted.evaluate },
     }),
   );
   ctx.mode = 'prerender';
+  ctx.dom = undefined;
+  ctx.evaluated = result.evaluated;
   ctx.captures = { screenshot: result.screenshot, pdf: result.pdf };
   const { statusCode, headers, redirects } = result;
   ctx.page = { url: result.url, statusCode, headers, redirects, content: { kind: 'html', html: result.html ?? '' } };

@@ -1,0 +1,38 @@
+/**
+ * Custom `data` rules (lib/rules): run on the loaded page's DOM, the fetched HTML or the rendered one, whichever
+ * this request loaded. Media-typed values are pinged here as the default media fields are (docs/CONTRACT.md §4):
+ * same probe, same cache, same `ping` flags, so a dead URL falls through to the rule's next fallback.
+ */
+import type { Document } from 'domhandler';
+import { pingMedia } from '../../ping/index.ts';
+import { Semaphore } from '../../time/semaphore.ts';
+import { buildDocument, runRules, type RulesDeps } from '../../rules/index.ts';
+import { ANSWER_RESERVE_MS, type Context, type Step } from '../context.ts';
+
+/** Media probes of the rules of one request at once (the default fields' ping has its own bound). */
+const PING_CONCURRENCY = 16;
+
+export const rules: Step = {
+  name: 'rules',
+  wants: ({ page, wanted }) => page !== undefined && wanted.rules !== undefined,
+  async run(ctx) {
+    const { page, wanted, options, budget, deps, timings } = ctx;
+    if (!page || !wanted.rules) return;
+    const slots = new Semaphore(PING_CONCURRENCY);
+    const probeDeps = { policy: deps.config.policy, userAgent: deps.config.userAgent, resolver: deps.resolver, cache: deps.pingCache };
+    const pingBudget = budget.slice(Infinity, ANSWER_RESERVE_MS);
+    const media: RulesDeps['media'] = (type, url) =>
+      slots.run(async () => (await pingMedia({ [type]: [url] }, options.ping, pingBudget, probeDeps))[type] ?? null);
+    const values = await timings.measure('rules', () =>
+      runRules(wanted.rules!, { document: documentOf(ctx), url: page.url, body: page.content.kind === 'text' ? page.content.text : undefined, evaluated: ctx.evaluated }, { media }),
+    );
+    Object.assign(ctx.data, values);
+    // A rule named like a default media field replaces it: nothing left for the ping step to overwrite.
+    for (const name of Object.keys(values)) delete (ctx.media as Record<string, unknown>)[name];
+  },
+};
+
+function documentOf({ dom, page }: Context): Document {
+  if (dom) return dom;
+  return buildDocument(page?.content.kind === 'html' ? page.content.html : '');
+}

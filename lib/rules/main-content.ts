@@ -1,0 +1,80 @@
+/**
+ * The page's main content, for whole-page `attr=markdown` (and `text`): what a reader came for, without the
+ * navigation chrome around it.
+ *
+ * Why a landmark heuristic and not @mozilla/readability: Readability needs a full W3C DOM (a second parse into
+ * jsdom or linkedom), makes several scoring passes and answers nothing at all for pages that are not articles
+ * (a home page, a product list, example.com), where Microlink's whole-page Markdown still has content. The
+ * landmarks pages declare for assistive technology (`itemprop=articleBody`, `<article>`, `<main>`,
+ * `role=main`) say the same thing for most pages, are read from the DOM the rules already have in one linear
+ * walk, and give the same answer for the fetched and the rendered DOM. Without any landmark the whole body is
+ * kept; either way navigation, banners, sidebars, footers, forms and dialogs are removed from a copy.
+ */
+import { cloneNode, hasChildren, isTag, isText, type AnyNode, type Document, type Element } from 'domhandler';
+import { removeElement } from 'domutils';
+import { all, first } from './select.ts';
+
+const LANDMARKS = ['[itemprop="articleBody"]', 'article', 'main', '[role="main"]'];
+const CHROME_TAGS = new Set(['nav', 'aside', 'footer', 'form', 'dialog', 'script', 'style', 'noscript', 'template', 'iframe', 'svg', 'button']);
+const CHROME_ROLES = new Set(['navigation', 'banner', 'complementary', 'contentinfo', 'search', 'dialog']);
+/** `<header>` is chrome at page level, but an article's own header carries its title. */
+const KEEPS_HEADER = new Set(['article', 'main', 'section']);
+
+/** The text length of a landmark decides between several `<article>`s: the longest is the story. */
+function longest(elements: Element[]): Element | undefined {
+  let best: Element | undefined;
+  let bestLength = -1;
+  for (const element of elements) {
+    const length = textLength(element);
+    if (length > bestLength) {
+      best = element;
+      bestLength = length;
+    }
+  }
+  return best;
+}
+
+function textLength(node: AnyNode): number {
+  let length = 0;
+  const stack: AnyNode[] = [node];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    if (isText(current)) length += current.data.trim().length;
+    else if (hasChildren(current)) stack.push(...current.children);
+  }
+  return length;
+}
+
+function landmark(document: Document): Element | undefined {
+  for (const selector of LANDMARKS) {
+    const found = selector === 'article' ? longest(all(selector, document, 50)) : first(selector, document) ?? undefined;
+    if (found && textLength(found) > 0) return found;
+  }
+  return first('body', document) ?? undefined;
+}
+
+function isChrome(element: Element): boolean {
+  if (CHROME_TAGS.has(element.name)) return true;
+  const role = element.attribs['role'];
+  if (role && CHROME_ROLES.has(role.trim().toLowerCase())) return true;
+  if (element.attribs['aria-hidden'] === 'true' || element.attribs['hidden'] !== undefined) return true;
+  if (element.name !== 'header') return false;
+  for (let parent = element.parent; parent && isTag(parent); parent = parent.parent) {
+    if (KEEPS_HEADER.has(parent.name)) return false;
+  }
+  return true;
+}
+
+/** A copy of the main content with the chrome removed; the page's DOM is left as it was. */
+export function mainContent(document: Document): AnyNode {
+  const copy = cloneNode(landmark(document) ?? document, true);
+  const chrome: Element[] = [];
+  const stack: AnyNode[] = [copy];
+  while (stack.length > 0) {
+    const current = stack.pop()!;
+    if (isTag(current) && current !== copy && isChrome(current)) chrome.push(current);
+    else if (hasChildren(current)) stack.push(...current.children);
+  }
+  for (const element of chrome) removeElement(element);
+  return copy;
+}
