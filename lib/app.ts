@@ -19,6 +19,7 @@ import { parseTarget, type Resolver, type VettedUrl } from './fetch/index.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import { pickPaths } from './http/data-paths.ts';
 import { runPipeline, type PipelineDeps } from './pipeline/index.ts';
+import type { OembedProvider } from './oembed/providers.ts';
 import { PingCache } from './ping/index.ts';
 import { TIMEOUT, type Options } from './query/options.ts';
 import { createRequestParser } from './http/parse-request.ts';
@@ -40,6 +41,8 @@ export interface AppDeps {
   refresh?: Refresh;
   /** Extra Chromium flags (tests keep Chromium's own DNS off the network with --host-resolver-rules). */
   browserArgs?: string[];
+  /** The oEmbed provider registry; by default the one shipped in the `oembed-providers` package. */
+  oembedProviders?: readonly OembedProvider[];
 }
 
 /** `refresh`: a background refresh of a stale entry asked for by this service itself (regenerate, no key check). */
@@ -53,11 +56,16 @@ export interface App {
 
 export function createApp(config: Config, deps: AppDeps = {}): App {
   let renderer: ReturnType<PipelineDeps['renderer']> | undefined;
+  let providers: ReturnType<PipelineDeps['oembedProviders']> | undefined;
   const pipeline: PipelineDeps = {
     config,
     resolver: deps.resolver,
     storage: deps.storage ?? createStorage(config.storage, config.cdnUrl),
     pingCache: new PingCache(),
+    oembedProviders: () =>
+      (providers ??= deps.oembedProviders
+        ? Promise.resolve(deps.oembedProviders)
+        : import('./oembed/providers.ts').then(({ shippedProviders }) => shippedProviders())),
     // Imported on first need only: puppeteer stays off the metadata path.
     renderer: () =>
       (renderer ??= import('./browser/index.ts').then(({ createRenderer }) =>
@@ -110,7 +118,8 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       const answer = cache.answer(
         key,
         { ttl: options.ttl, staleTtl: options.staleTtl, force: options.force || origin === 'refresh' },
-        () => produce(url, options, budget, timings, request.requestId),
+        // A sub-budget: produce aborts it once its answer is decided, which must not end the race below first.
+        () => produce(url, options, budget.slice(), timings, request.requestId),
         { rawQueryString: request.rawQueryString, headers: request.headers },
       );
       const outcome = await budget.race(answer, timeUp(options.timeout));
