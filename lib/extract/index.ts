@@ -3,12 +3,21 @@
  * rules (lib/extract/fields/*) and keeps the first candidate it accepts.
  */
 import { collectFacts } from './collect.ts';
+import type { PageFacts } from './facts.ts';
 import { FIELD_SPECS } from './fields/index.ts';
+import { squareLogo } from './fields/logo.ts';
 import {
   allValues, createContext, firstValue, META_FIELDS, MEDIA_FIELDS, type MediaField, type MetaField,
 } from './rules.ts';
 
 export { META_FIELDS, type MetaField } from './rules.ts';
+export { collectFacts } from './collect.ts';
+export type { PageFacts } from './facts.ts';
+
+export interface ExtractOptions {
+  /** `meta.logo.square`: the largest square logo first. */
+  readonly squareLogo?: boolean;
+}
 
 export interface Page {
   html: string;
@@ -27,17 +36,23 @@ export interface Extraction {
 }
 
 /** Parses once and runs the rules of the requested fields only. Never throws on bad HTML. */
-export function extractMetadata(page: Page, fields: readonly MetaField[] = META_FIELDS): Extraction {
-  const ctx = createContext(collectFacts(page.html, page.url));
+export function extractMetadata(page: Page, fields: readonly MetaField[] = META_FIELDS, options: ExtractOptions = {}): Extraction {
+  return extractFromFacts(collectFacts(page.html, page.url), fields, options);
+}
+
+/** The rules of the requested fields over facts already collected (the pipeline shares them between steps). */
+export function extractFromFacts(facts: PageFacts, fields: readonly MetaField[], options: ExtractOptions = {}): Extraction {
+  const ctx = createContext(facts);
+  const specs = options.squareLogo ? { ...FIELD_SPECS, logo: squareLogo } : FIELD_SPECS;
   const values = Object.fromEntries(META_FIELDS.map((f) => [f, null])) as Record<MetaField, string | null>;
   const candidates: Record<MediaField, string[]> = { image: [], logo: [], audio: [], video: [] };
   for (const field of fields) {
     if (isMedia(field)) {
-      const { found, guessed } = allValues(FIELD_SPECS[field], ctx);
+      const { found, guessed } = allValues(specs[field], ctx);
       candidates[field] = [...found, ...guessed];
       values[field] = found[0] ?? null;
     } else {
-      values[field] = firstValue(FIELD_SPECS[field], ctx);
+      values[field] = firstValue(specs[field], ctx);
     }
   }
   return { values, candidates };

@@ -4,7 +4,8 @@
  * steps left and adds its own part; nothing else carries state between them.
  */
 import type { Config } from '../config.ts';
-import type { MetaField } from '../extract/index.ts';
+import { collectFacts } from '../extract/collect.ts';
+import type { MetaField, PageFacts } from '../extract/index.ts';
 import type { Resolver, VettedUrl } from '../fetch/index.ts';
 import type { LoadedPage } from '../fetch/document.ts';
 import type { PingCache, PingField } from '../ping/index.ts';
@@ -14,6 +15,7 @@ import type { Budget } from '../time/budget.ts';
 import type { Timings } from '../time/timings.ts';
 
 type Renderer = import('../browser/index.ts').Renderer;
+type OembedProvider = import('../oembed/providers.ts').OembedProvider;
 type Rendered = Awaited<ReturnType<Renderer['render']>>;
 
 export interface PipelineDeps {
@@ -24,6 +26,8 @@ export interface PipelineDeps {
   readonly resolver?: Resolver | undefined;
   /** Ping results shared across requests, so repeated media URLs are not fetched again. */
   readonly pingCache: PingCache;
+  /** The oEmbed provider registry, read on first call only (the shipped one; tests pass their own). */
+  readonly oembedProviders: () => Promise<readonly OembedProvider[]>;
 }
 
 export type FetchMode = 'fetch' | 'prerender' | 'skipped';
@@ -34,6 +38,10 @@ export interface Wanted {
   readonly fields: readonly MetaField[];
   readonly screenshot: boolean;
   readonly pdf: boolean;
+  /** `data.iframe`, from oEmbed. */
+  readonly iframe: boolean;
+  /** `data.insights.technologies`. */
+  readonly technologies: boolean;
 }
 
 export interface Context {
@@ -45,11 +53,23 @@ export interface Context {
   readonly wanted: Wanted;
   mode: FetchMode;
   page: LoadedPage | undefined;
+  /** The loaded HTML's page facts, once a step has asked for them (pageFacts); cleared when `page` changes. */
+  facts: PageFacts | undefined;
   /** The response's `data`, field by field. */
   readonly data: Record<string, unknown>;
   /** Per media field, the URLs a ping may try, best first (set by extraction). */
   media: Partial<Record<PingField, string[]>>;
   captures: Pick<Rendered, 'screenshot' | 'pdf'>;
+}
+
+/** Whether the answer needs the page's HTML: for its metadata, its oEmbed discovery or its technologies. */
+export const needsHtml = ({ fields, iframe, technologies }: Wanted): boolean => fields.length > 0 || iframe || technologies;
+
+/** The loaded page's facts, collected from its HTML in one pass the first time a step asks (undefined if not HTML). */
+export function pageFacts(ctx: Context): PageFacts | undefined {
+  const { page } = ctx;
+  if (page?.content.kind !== 'html') return undefined;
+  return (ctx.facts ??= collectFacts(page.content.html, page.url));
 }
 
 /** One stage of the pipeline: `wants` says from the context whether it has work to do, `run` does it. */

@@ -14,6 +14,7 @@ import type { Context, FetchMode, PipelineDeps, Step } from './context.ts';
 import { clientShell } from './steps/client-shell.ts';
 import { extract } from './steps/extract.ts';
 import { fetch } from './steps/fetch.ts';
+import { iframe } from './steps/iframe.ts';
 import { ping } from './steps/ping.ts';
 import { render } from './steps/render.ts';
 import { store } from './steps/store.ts';
@@ -21,7 +22,7 @@ import { wantedOutput } from './wanted.ts';
 
 export type { FetchMode, PipelineDeps } from './context.ts';
 
-export const STEPS: readonly Step[] = [render, fetch, extract, clientShell, ping, store];
+export const STEPS: readonly Step[] = [render, fetch, extract, clientShell, iframe, ping, store];
 
 export interface PipelineResult {
   envelope: Envelope;
@@ -40,6 +41,7 @@ export async function runPipeline(url: VettedUrl, options: Options, budget: Budg
     wanted: wantedOutput(options),
     mode: 'skipped',
     page: undefined,
+    facts: undefined,
     data: {},
     media: {},
     captures: {},

@@ -2,7 +2,7 @@
  * Builds the response's `data` from a loaded page: the requested metadata fields, each present (null if absent),
  * and for each media field the URLs a ping may try, best first.
  */
-import { extractMetadata, type MetaField } from '../extract/index.ts';
+import { extractFromFacts, type ExtractOptions, type MetaField, type PageFacts } from '../extract/index.ts';
 import type { LoadedPage } from '../fetch/document.ts';
 import type { PingField } from '../ping/index.ts';
 
@@ -15,13 +15,20 @@ export interface PageData {
   media: Partial<Record<PingField, string[]>>;
 }
 
-export function buildData(page: LoadedPage, fields: readonly MetaField[], ping: Record<PingField, boolean>): PageData {
+/** `facts` are the page's, collected once (undefined when the page is not HTML). */
+export function buildData(
+  page: LoadedPage,
+  facts: PageFacts | undefined,
+  fields: readonly MetaField[],
+  ping: Record<PingField, boolean>,
+  options: ExtractOptions = {},
+): PageData {
   const data: Record<string, unknown> = Object.fromEntries(fields.map((field) => [field, null]));
   const media: Partial<Record<PingField, string[]>> = {};
   const wanted = MEDIA_FIELDS.filter((field) => fields.includes(field));
   const { content } = page;
-  if (content.kind === 'html') {
-    const { values, candidates } = extractMetadata({ html: content.html, url: page.url }, fields);
+  if (content.kind === 'html' && facts) {
+    const { values, candidates } = extractFromFacts(facts, fields, options);
     for (const field of fields) if (!isMedia(field)) data[field] = values[field];
     for (const field of wanted) {
       const value = values[field];

@@ -15,6 +15,8 @@ export function wantedOutput(options: Options): Wanted {
     fields: requested.filter(shows),
     screenshot: options.screenshot !== false && shows('screenshot'),
     pdf: options.pdf !== false && shows('pdf'),
+    iframe: options.iframe !== false && shows('iframe'),
+    technologies: options.insights !== false && options.insights.technologies && shows('insights'),
   };
 }
 

@@ -13,6 +13,7 @@ import { createLocalServer, type LambdaHandler } from '../../functions/local.ts'
 import { createApp } from '../../lib/app.ts';
 import { loadConfig } from '../../lib/config.ts';
 import type { Resolver } from '../../lib/fetch/index.ts';
+import type { OembedProvider } from '../../lib/oembed/providers.ts';
 import { createStorage } from '../../lib/storage/index.ts';
 import { TEST_BROWSER_ARGS } from './chromium-args.ts';
 
@@ -36,9 +37,11 @@ export interface ServiceOptions {
   cacheDir?: string;
   env?: Record<string, string>;
   resolver?: Resolver;
+  /** The oEmbed provider registry the service uses instead of the shipped one. */
+  oembedProviders?: readonly OembedProvider[];
 }
 
-export async function startService({ allowHosts = '127.0.0.1,localhost', cacheDir, env = {}, resolver }: ServiceOptions = {}): Promise<Service> {
+export async function startService({ allowHosts = '127.0.0.1,localhost', cacheDir, env = {}, resolver, oembedProviders }: ServiceOptions = {}): Promise<Service> {
   const dir = await mkdtemp(join(tmpdir(), 'glance-service-'));
   let handler: LambdaHandler | undefined;
   // The handler needs the service's own address (the local CDN), known only once it listens.
@@ -51,7 +54,7 @@ export async function startService({ allowHosts = '127.0.0.1,localhost', cacheDi
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   const config = loadConfig({ PORT: String(port), GLANCE_PUBLIC_URL: url, ...base });
-  const app = createApp(config, { resolver, browserArgs: TEST_BROWSER_ARGS });
+  const app = createApp(config, { resolver, browserArgs: TEST_BROWSER_ARGS, oembedProviders });
   handler = createHandler(config, { app });
   const request = (query: string, init: RequestInit = {}) => fetch(`${url}/?${query}`, { redirect: 'manual', ...init });
   return {

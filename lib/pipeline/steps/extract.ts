@@ -1,5 +1,5 @@
 /** Extracts the wanted metadata fields from what was loaded, and the candidate URLs of each media field. */
-import type { Context, Step } from '../context.ts';
+import { pageFacts, type Context, type Step } from '../context.ts';
 import { buildData } from '../page-data.ts';
 
 export const extract: Step = {
@@ -11,7 +11,8 @@ export const extract: Step = {
 export async function extractInto(ctx: Context): Promise<void> {
   const { page, wanted, options, timings } = ctx;
   if (!page) return;
-  const built = await timings.measure('extract', () => buildData(page, wanted.fields, options.ping));
+  const squareLogo = options.meta !== false && options.meta.squareLogo;
+  const built = await timings.measure('extract', () => buildData(page, pageFacts(ctx), wanted.fields, options.ping, { squareLogo }));
   Object.assign(ctx.data, built.data);
   ctx.media = built.media;
 }

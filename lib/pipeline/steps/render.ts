@@ -3,12 +3,12 @@
  * `prerender=true`. The rendered DOM is kept for extraction only when fields are wanted; the overlay, when
  * asked for, is drawn inside the same page work.
  */
-import { ANSWER_RESERVE_MS, type Context, type Step } from '../context.ts';
+import { ANSWER_RESERVE_MS, needsHtml, type Context, type Step } from '../context.ts';
 
 export const render: Step = {
   name: 'render',
   wants: ({ page, wanted, options }) => page === undefined && (wanted.screenshot || wanted.pdf || options.prerender === true),
-  run: (ctx) => renderPage(ctx, ctx.wanted.fields.length > 0),
+  run: (ctx) => renderPage(ctx, needsHtml(ctx.wanted)),
 };
 
 /** Renders the target into the context; also the prerender=auto upgrade of a client-side shell. */
@@ -27,4 +27,5 @@ export async function renderPage(ctx: Context, html: boolean): Promise<void> {
   ctx.captures = { screenshot: result.screenshot, pdf: result.pdf };
   const { statusCode, headers, redirects } = result;
   ctx.page = { url: result.url, statusCode, headers, redirects, content: { kind: 'html', html: result.html ?? '' } };
+  ctx.facts = undefined;
 }
