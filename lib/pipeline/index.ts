@@ -15,6 +15,7 @@ import { clientShell } from './steps/client-shell.ts';
 import { extract } from './steps/extract.ts';
 import { fetch } from './steps/fetch.ts';
 import { iframe } from './steps/iframe.ts';
+import { insights } from './steps/insights.ts';
 import { ping } from './steps/ping.ts';
 import { render } from './steps/render.ts';
 import { store } from './steps/store.ts';
@@ -22,7 +23,7 @@ import { wantedOutput } from './wanted.ts';
 
 export type { FetchMode, PipelineDeps } from './context.ts';
 
-export const STEPS: readonly Step[] = [render, fetch, extract, clientShell, iframe, ping, store];
+export const STEPS: readonly Step[] = [render, fetch, extract, clientShell, iframe, insights, ping, store];
 
 export interface PipelineResult {
   envelope: Envelope;
