@@ -84,11 +84,25 @@ function itemsOf(page: PageSignals): Items {
   }
   return {
     url: page.url,
-    html: page.html,
+    html: boundedHtml(page.html),
     scriptSrc,
     headers: listed(page.headers),
     // Cookie rules name cookies as sent (`connect.sid`, `PHPSESSID`), compared without case by the engine.
     cookies: Object.fromEntries(Object.entries(page.cookies).map(([name, value]) => [name.toLowerCase(), [value]])),
     meta: Object.fromEntries([...page.meta].map(([name, values]) => [name, [...values]])),
   };
+}
+
+/**
+ * Wappalyzer's own bound on the markup its `html` rules read (its browser driver keeps the first and last 1 500
+ * lines, each cut at 2 000 characters): the rules are written for tags near the top and bottom, and running a few
+ * hundred regular expressions over a whole multi-megabyte page costs far more than it finds.
+ */
+const MAX_ROWS = 3000;
+const MAX_COLS = 2000;
+
+function boundedHtml(html: string): string {
+  const lines = html.split('\n');
+  const kept = lines.length > MAX_ROWS ? [...lines.slice(0, MAX_ROWS / 2), ...lines.slice(-MAX_ROWS / 2)] : lines;
+  return kept.map((line) => (line.length > MAX_COLS ? line.slice(0, MAX_COLS) : line)).join('\n');
 }
