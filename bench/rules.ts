@@ -3,9 +3,10 @@
  * (the DOM comes from the same parse, lib/rules/dom.ts), and whole-page Markdown of the ~1 MB pages.
  *   npm run bench:rules
  */
-import type { Handler } from 'htmlparser2';
 import { loadCorpus } from '../tests/helpers/corpus.ts';
-import { extractMetadata } from '../lib/extract/index.ts';
+import { META_FIELDS } from '../lib/data/fields.ts';
+import { collectFacts } from '../lib/extract/collect.ts';
+import { extractFromFacts, extractMetadata } from '../lib/extract/index.ts';
 import { parseQuery } from '../lib/query/index.ts';
 import { buildDocument, DocumentBuilder, runRules, tee } from '../lib/rules/index.ts';
 import { runIfMain, type Part } from './lib/part.ts';
@@ -44,7 +45,7 @@ export const rules: Part = async ({ smoke, log }) => {
       extractOnly.push(performance.now() - started);
       started = performance.now();
       const builder = new DocumentBuilder();
-      extractMetadata({ html: page.html, url: page.url, parse: (collector: Partial<Handler>) => tee(collector, builder) });
+      extractFromFacts(collectFacts(page.html, page.url, (collector) => tee(collector, builder)), META_FIELDS);
       await runRules(tenRules, { document: builder.document, url: page.url }, noPing);
       withRules.push(performance.now() - started);
     }

@@ -20,6 +20,7 @@ import { parseTarget, type Resolver, type VettedUrl } from './fetch/index.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import { pickPaths } from './http/data-paths.ts';
 import { runPipeline, type PipelineDeps } from './pipeline/index.ts';
+import type { OembedProvider } from './oembed/providers.ts';
 import { PingCache } from './ping/index.ts';
 import { TIMEOUT, type Options } from './query/options.ts';
 import { preflight } from './http/cors.ts';
@@ -46,6 +47,8 @@ export interface AppDeps {
   refresh?: Refresh;
   /** Extra Chromium flags (tests keep Chromium's own DNS off the network with --host-resolver-rules). */
   browserArgs?: string[];
+  /** The oEmbed provider registry; by default the one shipped in the `oembed-providers` package. */
+  oembedProviders?: readonly OembedProvider[];
 }
 
 /** `refresh`: a background refresh of a stale entry asked for by this service itself (regenerate, no key check). */
@@ -59,11 +62,16 @@ export interface App {
 
 export function createApp(config: Config, deps: AppDeps = {}): App {
   let renderer: ReturnType<PipelineDeps['renderer']> | undefined;
+  let providers: ReturnType<PipelineDeps['oembedProviders']> | undefined;
   const pipeline: PipelineDeps = {
     config,
     resolver: deps.resolver,
     storage: deps.storage ?? createStorage(config.storage, config.cdnUrl),
     pingCache: new PingCache(),
+    oembedProviders: () =>
+      (providers ??= deps.oembedProviders
+        ? Promise.resolve(deps.oembedProviders)
+        : import('./oembed/providers.ts').then(({ shippedProviders }) => shippedProviders())),
     // Imported on first need only: puppeteer stays off the metadata path.
     renderer: () =>
       (renderer ??= import('./browser/index.ts').then(({ createRenderer }) =>

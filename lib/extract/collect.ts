@@ -21,6 +21,7 @@ const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'form', 'dialog
 const MAX_SLOTS = 6;
 const MAX_TEXT = 600;
 const MAX_LIST = 60;
+const MAX_SCRIPTS = 200;
 
 /** Elements whose boundary separates words, so captured text gets a space there. */
 const BREAKS = new Set([
@@ -136,6 +137,7 @@ class Collector implements Partial<Handler> {
         }
         return 0;
       case 'script':
+        if (attribs['src'] && facts.scriptSrcs.length < MAX_SCRIPTS) facts.scriptSrcs.push(attribs['src']);
         this.raw = (attribs['type'] ?? '').toLowerCase().includes('ld+json') ? 'ld' : 'skip';
         this.ldText = '';
         return 0;

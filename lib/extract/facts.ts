@@ -100,6 +100,8 @@ export interface PageFacts {
   audioLinks: string[];
   /** `[class*=logo] img[alt]` */
   logoAlts: string[];
+  /** `<script src>` as written, in document order (technology fingerprints match them). */
+  scriptSrcs: string[];
 }
 
 export function emptyFacts(url: string): PageFacts {
@@ -121,6 +123,7 @@ export function emptyFacts(url: string): PageFacts {
     posters: [],
     audioLinks: [],
     logoAlts: [],
+    scriptSrcs: [],
   };
 }
 

@@ -2,19 +2,22 @@
  * Metadata extraction: the HTML is parsed once into page facts, then each requested field runs its ordered
  * rules (lib/extract/fields/*) and keeps the first candidate it accepts.
  */
-import { collectFacts, readFacts, type AlsoHandler } from './collect.ts';
+import { collectFacts } from './collect.ts';
 import type { PageFacts } from './facts.ts';
-import type { FeedOptions } from './parse.ts';
 import { FIELD_SPECS } from './fields/index.ts';
+import { squareLogo } from './fields/logo.ts';
 import { isMediaField, META_FIELDS, type MediaField, type MetaField } from '../data/fields.ts';
 import { allValues, createContext, firstValue } from './rules.ts';
+
+export interface ExtractOptions {
+  /** `meta.logo.square`: the largest square logo first. */
+  readonly squareLogo?: boolean;
+}
 
 export interface Page {
   html: string;
   /** The final URL the HTML was fetched from. */
   url: string;
-  /** Wraps the facts collector's parser handler, to hand the same parse to another handler too. */
-  parse?: AlsoHandler;
 }
 
 export interface Extraction {
@@ -28,28 +31,24 @@ export interface Extraction {
 }
 
 /** Parses once and runs the rules of the requested fields only. Never throws on bad HTML. */
-export function extractMetadata(page: Page, fields: readonly MetaField[] = META_FIELDS): Extraction {
-  return extractFrom(collectFacts(page.html, page.url, page.parse), fields);
+export function extractMetadata(page: Page, fields: readonly MetaField[] = META_FIELDS, options: ExtractOptions = {}): Extraction {
+  return extractFromFacts(collectFacts(page.html, page.url), fields, options);
 }
 
-/** The same, parsing in slices that yield to the event loop; rejects only when `signal` aborts it. */
-export async function extractMetadataAsync(
-  page: Page, fields: readonly MetaField[] = META_FIELDS, options: FeedOptions = {},
-): Promise<Extraction> {
-  return extractFrom(await readFacts(page.html, page.url, options, page.parse), fields);
-}
-
-function extractFrom(facts: PageFacts, fields: readonly MetaField[]): Extraction {
+/** The rules of the requested fields over facts already collected (the pipeline parses once, sliced, and shares
+ *  the facts between steps: lib/pipeline/parsed.ts). */
+export function extractFromFacts(facts: PageFacts, fields: readonly MetaField[], options: ExtractOptions = {}): Extraction {
   const ctx = createContext(facts);
+  const specs = options.squareLogo ? { ...FIELD_SPECS, logo: squareLogo } : FIELD_SPECS;
   const values = Object.fromEntries(META_FIELDS.map((f) => [f, null])) as Record<MetaField, string | null>;
   const candidates: Record<MediaField, string[]> = { image: [], logo: [], audio: [], video: [] };
   for (const field of fields) {
     if (isMediaField(field)) {
-      const { found, guessed } = allValues(FIELD_SPECS[field], ctx);
+      const { found, guessed } = allValues(specs[field], ctx);
       candidates[field] = [...found, ...guessed];
       values[field] = found[0] ?? null;
     } else {
-      values[field] = firstValue(FIELD_SPECS[field], ctx);
+      values[field] = firstValue(specs[field], ctx);
     }
   }
   return { values, candidates };

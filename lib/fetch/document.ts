@@ -13,6 +13,8 @@ export interface LoadedPage {
   url: string;
   statusCode: number | null;
   headers: Record<string, string>;
+  /** Set by the fetcher (not the browser): cookie name → value, for matching only. */
+  cookies?: Record<string, string>;
   redirects: Redirect[];
   /** `html` is decoded text; `media` is a direct link to an image, video or audio file; `text` a JSON or text
    *  body read because custom rules asked (`attr=json`); `other` is anything else. */

@@ -44,6 +44,8 @@ export interface FetchResponse {
   statusCode: number;
   /** Lower-case names, repeated fields joined with ', ', set-cookie dropped. */
   headers: Record<string, string>;
+  /** Cookie name → value from the final response's set-cookie fields: never answered, only matched (insights). */
+  cookies: Record<string, string>;
   redirects: Redirect[];
   /** Decompressed, limited to maxBytes, ends at the budget. */
   body: AsyncIterable<Buffer>;
@@ -139,6 +141,7 @@ export async function openResponse(target: string | VettedUrl, options: FetchOpt
       url: url.href,
       statusCode: response.statusCode,
       headers: responseHeaders(response.headers),
+      cookies: cookiesOf(response.headers['set-cookie']),
       redirects,
       body,
       cancel: () => {
@@ -160,4 +163,16 @@ export async function fetchPage(target: string | VettedUrl, options: FetchOption
     cancel();
   }
   return { ...response, body: Buffer.concat(chunks), timeMs: Math.round(performance.now() - started) };
+}
+
+/** `name=value` of each set-cookie field (RFC 6265 §5.2), attributes left out. */
+function cookiesOf(fields: string[] | undefined): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  for (const field of fields ?? []) {
+    const pair = field.split(';', 1)[0] ?? '';
+    const eq = pair.indexOf('=');
+    const name = (eq === -1 ? '' : pair.slice(0, eq)).trim();
+    if (name !== '' && !Object.hasOwn(cookies, name)) cookies[name] = pair.slice(eq + 1).trim();
+  }
+  return cookies;
 }

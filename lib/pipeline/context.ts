@@ -8,13 +8,14 @@ import type { MediaField as PingField, MetaField } from '../data/fields.ts';
 import type { Resolver, VettedUrl } from '../fetch/index.ts';
 import type { LoadedPage } from '../fetch/document.ts';
 import type { PingCache } from '../ping/index.ts';
-import type { Document } from 'domhandler';
 import type { DataRules, Options } from '../query/options.ts';
 import type { Storage } from '../storage/index.ts';
 import type { Budget } from '../time/budget.ts';
 import type { Timings } from '../time/timings.ts';
+import type { ParsedPage } from './parsed.ts';
 
 type Renderer = import('../browser/index.ts').Renderer;
+type OembedProvider = import('../oembed/providers.ts').OembedProvider;
 type Rendered = Awaited<ReturnType<Renderer['render']>>;
 
 export interface PipelineDeps {
@@ -25,6 +26,8 @@ export interface PipelineDeps {
   readonly resolver?: Resolver | undefined;
   /** Ping results shared across requests, so repeated media URLs are not fetched again. */
   readonly pingCache: PingCache;
+  /** The oEmbed provider registry, read on first call only (the shipped one; tests pass their own). */
+  readonly oembedProviders: () => Promise<readonly OembedProvider[]>;
 }
 
 export type FetchMode = 'fetch' | 'prerender' | 'skipped';
@@ -39,6 +42,10 @@ export interface Wanted {
   readonly evaluate: readonly string[];
   readonly screenshot: boolean;
   readonly pdf: boolean;
+  /** `data.iframe`, from oEmbed. */
+  readonly iframe: boolean;
+  /** `data.insights.technologies`. */
+  readonly technologies: boolean;
 }
 
 export interface Context {
@@ -50,8 +57,8 @@ export interface Context {
   readonly wanted: Wanted;
   mode: FetchMode;
   page: LoadedPage | undefined;
-  /** The page's DOM for custom rules, when extraction built it from its own parse (lib/rules/dom.ts). */
-  dom: Document | undefined;
+  /** The loaded HTML parsed once, when a step first asks (parsedPage); cleared when `page` changes. */
+  parsed: Promise<ParsedPage | undefined> | undefined;
   /** Results of the rules' `evaluate` sources, from the rendered page. */
   evaluated: ReadonlyMap<string, unknown> | undefined;
   /** The response's `data`, field by field. */
@@ -60,6 +67,10 @@ export interface Context {
   media: Partial<Record<PingField, string[]>>;
   captures: Pick<Rendered, 'screenshot' | 'pdf'>;
 }
+
+/** Whether the answer needs the page's HTML: for its metadata, custom rules, oEmbed discovery or technologies. */
+export const needsHtml = ({ fields, rules, iframe, technologies }: Wanted): boolean =>
+  fields.length > 0 || rules !== undefined || iframe || technologies;
 
 /** One stage of the pipeline: `wants` says from the context whether it has work to do, `run` does it. */
 export interface Step {

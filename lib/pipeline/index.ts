@@ -14,6 +14,8 @@ import type { Context, FetchMode, PipelineDeps, Step } from './context.ts';
 import { clientShell } from './steps/client-shell.ts';
 import { extract } from './steps/extract.ts';
 import { fetch } from './steps/fetch.ts';
+import { iframe } from './steps/iframe.ts';
+import { insights } from './steps/insights.ts';
 import { ping } from './steps/ping.ts';
 import { render } from './steps/render.ts';
 import { rules } from './steps/rules.ts';
@@ -22,7 +24,7 @@ import { wantedOutput } from './wanted.ts';
 
 export type { FetchMode, PipelineDeps } from './context.ts';
 
-export const STEPS: readonly Step[] = [render, fetch, extract, clientShell, rules, ping, store];
+export const STEPS: readonly Step[] = [render, fetch, extract, clientShell, rules, iframe, insights, ping, store];
 
 export interface PipelineResult {
   envelope: Envelope;
@@ -41,7 +43,7 @@ export async function runPipeline(url: VettedUrl, options: Options, budget: Budg
     wanted: wantedOutput(options),
     mode: 'skipped',
     page: undefined,
-    dom: undefined,
+    parsed: undefined,
     evaluated: undefined,
     data: {},
     media: {},

@@ -3,7 +3,8 @@
  * and for each media field the URLs a ping may try, best first.
  */
 import { isMediaField as isMedia, MEDIA_FIELDS, type MediaField as PingField, type MetaField } from '../data/fields.ts';
-import { extractMetadataAsync, type Page } from '../extract/index.ts';
+import { extractFromFacts, type ExtractOptions } from '../extract/index.ts';
+import type { PageFacts } from '../extract/facts.ts';
 import type { LoadedPage } from '../fetch/document.ts';
 
 export interface PageData {
@@ -13,18 +14,20 @@ export interface PageData {
   media: Partial<Record<PingField, string[]>>;
 }
 
-export async function buildData(
+/** `facts` are the page's, collected once (undefined when the page is not HTML). */
+export function buildData(
   page: LoadedPage,
+  facts: PageFacts | undefined,
   fields: readonly MetaField[],
   ping: Record<PingField, boolean>,
-  { signal, parse }: { signal?: AbortSignal; parse?: Page['parse'] } = {},
-): Promise<PageData> {
+  options: ExtractOptions = {},
+): PageData {
   const data: Record<string, unknown> = Object.fromEntries(fields.map((field) => [field, null]));
   const media: Partial<Record<PingField, string[]>> = {};
   const wanted = MEDIA_FIELDS.filter((field) => fields.includes(field));
   const { content } = page;
-  if (content.kind === 'html') {
-    const { values, candidates } = await extractMetadataAsync({ html: content.html, url: page.url, parse }, fields, { signal });
+  if (content.kind === 'html' && facts) {
+    const { values, candidates } = extractFromFacts(facts, fields, options);
     for (const field of fields) if (!isMedia(field)) data[field] = values[field];
     for (const field of wanted) {
       const value = values[field];

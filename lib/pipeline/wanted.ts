@@ -20,6 +20,8 @@ export function wantedOutput(options: Options): Wanted {
     evaluate: hasRules ? [...new Set(evaluateSources(rules))] : [],
     screenshot: options.screenshot !== false && shows('screenshot'),
     pdf: options.pdf !== false && shows('pdf'),
+    iframe: options.iframe !== false && shows('iframe'),
+    technologies: options.insights !== false && options.insights.technologies && shows('insights'),
   };
 }
 

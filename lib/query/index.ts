@@ -4,7 +4,7 @@
  */
 import { GlanceError, invalidParam } from '../errors.ts';
 import { readData } from './data-rules.ts';
-import { readIframe, readPing } from './enrich.ts';
+import { readIframe, readInsights, readPing } from './enrich.ts';
 import { readHeaders } from './target-headers.ts';
 import { readMeta } from './meta.ts';
 import type { Options } from './options.ts';
@@ -71,6 +71,7 @@ export function parseQuery(rawQueryString: string, headers?: Record<string, stri
     audio,
     video,
     iframe: readIframe(root),
+    insights: readInsights(root),
     palette: flagOf(root, 'palette', false),
     data: readData(root),
   };

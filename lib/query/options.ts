@@ -8,6 +8,8 @@ import type { MediaField, MetaField } from '../data/fields.ts';
 export interface MetaOptions {
   /** Fields to extract, in the order of META_FIELDS; never empty (no field at all is `meta: false`). */
   readonly fields: readonly MetaField[];
+  /** `meta.logo.square`: prefer the largest square logo the page declares (Microlink's `logo: { square }`). */
+  readonly squareLogo: boolean;
 }
 
 export type OverlayBrowser = 'light' | 'dark';
@@ -82,6 +84,12 @@ export interface IframeOptions {
   /** oEmbed consumer parameters, forwarded to the provider. */
   readonly maxWidth: number | undefined;
   readonly maxHeight: number | undefined;
+}
+
+/** `insights` (https://microlink.io/docs/api/parameters/insights): what to find out about the page's making. */
+export interface InsightsOptions {
+  /** `data.insights.technologies`: the technologies the page is built with. */
+  readonly technologies: boolean;
 }
 
 /** Microlink's rule types (https://microlink.io/docs/mql/data/type). */
@@ -172,6 +180,7 @@ export interface Options {
   readonly audio: boolean;
   readonly video: boolean;
   readonly iframe: false | IframeOptions;
+  readonly insights: false | InsightsOptions;
   readonly palette: boolean;
   readonly data: DataRules | undefined;
 }

@@ -12,6 +12,14 @@ describe('@microlink/mql against the local service', () => {
   before(async () => {
     site = await startServer({
       '/': html('<html lang="en"><title>Client page</title><meta name="description" content="Read by mql"></html>'),
+      '/embeddable': html(
+        '<title>Embeddable</title><meta name="generator" content="WordPress 6.4.2">' +
+          '<link rel="alternate" type="application/json+oembed" href="/oembed">',
+      ),
+      '/oembed': (_req, res) =>
+        void res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ version: '1.0', type: 'rich', html: '<p>Card</p><script async src="https://w.example/w.js"></script>' })),
     });
     service = await startService();
     strict = await startService({ allowHosts: '' });
@@ -30,6 +38,18 @@ describe('@microlink/mql against the local service', () => {
     assert.equal(response.status, 'success');
     assert.deepEqual(response.data, direct.body.data);
     assert.deepEqual(response.data, { title: 'Client page', description: 'Read by mql', lang: 'en' });
+  });
+
+  test('iframe and insights, asked as mql types them, are read where it types them', async () => {
+    const { data } = await mql(`${site.url}/embeddable`, {
+      endpoint: `${service.url}/`,
+      meta: false,
+      iframe: { maxWidth: 350 },
+      insights: { technologies: true, lighthouse: false },
+    });
+    assert.deepEqual(data.iframe, { html: '<p>Card</p>', scripts: [{ async: true, src: 'https://w.example/w.js' }] });
+    const { insights } = data as typeof data & { insights: { technologies: Array<{ name: string }> } };
+    assert.ok(insights.technologies.some(({ name }) => name === 'WordPress'));
   });
 
   test('raises a MicrolinkError with our code and status for a URL Glance refuses', async () => {

@@ -15,6 +15,7 @@ import { createLocalServer } from '../../functions/local.ts';
 import { createApp, type App } from '../../lib/app.ts';
 import { loadConfig, type Config } from '../../lib/config.ts';
 import type { Resolver } from '../../lib/fetch/index.ts';
+import type { OembedProvider } from '../../lib/oembed/providers.ts';
 import { createStorage } from '../../lib/storage/index.ts';
 import { TEST_BROWSER_ARGS } from './chromium-args.ts';
 
@@ -41,6 +42,8 @@ export interface ServiceOptions {
   cacheDir?: string;
   env?: Record<string, string>;
   resolver?: Resolver;
+  /** The oEmbed provider registry the service uses instead of the shipped one. */
+  oembedProviders?: readonly OembedProvider[];
 }
 
 interface Setup {
@@ -55,7 +58,8 @@ async function setUp({ allowHosts = '127.0.0.1,localhost', cacheDir, env = {} }:
   return { dir, cacheDir, env: { GLANCE_ALLOW_HOSTS: allowHosts, GLANCE_STORAGE_DIR: join(dir, 'assets'), GLANCE_CACHE_DIR: cacheDir, ...env } };
 }
 
-const buildApp = (config: Config, { resolver }: ServiceOptions): App => createApp(config, { resolver, browserArgs: TEST_BROWSER_ARGS });
+const buildApp = (config: Config, { resolver, oembedProviders }: ServiceOptions): App =>
+  createApp(config, { resolver, browserArgs: TEST_BROWSER_ARGS, oembedProviders });
 
 function withJson(request: Service['request']): Service['json'] {
   return async (query, init) => {

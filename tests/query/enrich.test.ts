@@ -44,3 +44,29 @@ describe('iframe and palette', () => {
     assert.equal(parse('palette').palette, true);
   });
 });
+
+describe('insights', () => {
+  test('off by default; insights alone or insights.technologies asks for the technologies', () => {
+    assert.equal(parse('').insights, false);
+    assert.deepEqual(parse('insights').insights, { technologies: true });
+    assert.deepEqual(parse('insights=true').insights, { technologies: true });
+    assert.deepEqual(parse('insights.technologies').insights, { technologies: true });
+    assert.deepEqual(parse('insights.technologies=true&insights.lighthouse=false').insights, { technologies: true });
+    assert.equal(parse('insights=false').insights, false);
+    assert.equal(parse('insights.technologies=false').insights, false);
+  });
+
+  test('a Lighthouse report is refused by name, with what to ask instead', () => {
+    const error = rejects('insights.lighthouse=true', 'EINVALQUERY', 'insights.lighthouse');
+    assert.match(error.message, /insights\.technologies/);
+    rejects('insights.lighthouse', 'EINVALQUERY', 'insights.lighthouse');
+    rejects('insights.lighthouse.onlyCategories=performance', 'EINVALQUERY', 'insights.lighthouse');
+  });
+
+  test('invalid values and unknown sub-keys are refused, naming them', () => {
+    rejects('insights=maybe', 'EINVALQUERY', 'insights');
+    rejects('insights.technologies=yes', 'EINVALQUERY', 'insights.technologies');
+    rejects('insights.speed=true', 'EINVALQUERY', 'insights.speed');
+    rejects('insights=false&insights.technologies=true', 'EINVALQUERY', 'insights');
+  });
+});

@@ -53,4 +53,20 @@ describe('meta', () => {
     rejects('audio=true&meta.audio=false', 'EINVALQUERY', 'meta.audio');
     rejects('audio=loud', 'EINVALQUERY', 'audio');
   });
+
+  test('meta.logo.square asks for the square logo and lists logo, as Microlink\'s meta: { logo: { square } }', () => {
+    const square = (query: string) => {
+      const { meta } = parse(query);
+      return meta === false ? false : meta.squareLogo;
+    };
+    assert.equal(square(''), false);
+    assert.equal(square('meta.logo.square=true'), true);
+    assert.deepEqual(fields('meta.logo.square=true'), ['logo']);
+    assert.deepEqual(fields('meta.logo.square=true&meta.title'), ['title', 'logo']);
+    assert.equal(square('meta.logo.square=false'), false);
+    assert.deepEqual(fields('meta.logo.square=false'), ['logo']);
+    rejects('meta.logo.round=true', 'EINVALQUERY', 'meta.logo.round');
+    rejects('meta.logo.square=yes', 'EINVALQUERY', 'meta.logo.square');
+    rejects('meta.logo=false&meta.logo.square=true', 'EINVALQUERY', 'meta.logo');
+  });
 });

@@ -9,7 +9,7 @@ describe('parseQuery: defaults and url', () => {
     const options = parseQuery('url=https%3A%2F%2Fexample.com%2Fa%3Fb%3D1');
     assert.deepEqual(options, {
       url: 'https://example.com/a?b=1',
-      meta: { fields: ['title', 'description', 'lang', 'author', 'publisher', 'date', 'url', 'image', 'logo'] },
+      meta: { fields: ['title', 'description', 'lang', 'author', 'publisher', 'date', 'url', 'image', 'logo'], squareLogo: false },
       screenshot: false,
       pdf: false,
       ping: { image: true, logo: true, audio: true, video: true },
@@ -37,6 +37,7 @@ describe('parseQuery: defaults and url', () => {
       audio: false,
       video: false,
       iframe: false,
+      insights: false,
       palette: false,
       data: undefined,
     });
@@ -64,7 +65,7 @@ describe('parseQuery: defaults and url', () => {
   });
 
   test('unknown parameters are ignored', () => {
-    const options = parse('adblock=false&proxy=x&insights.lighthouse=true&screenshot.codeScheme=dracula&x.y.z');
+    const options = parse('adblock=false&proxy=x&screenshot.codeScheme=dracula&x.y.z');
     assert.equal(options.screenshot && options.screenshot.type, 'png');
     assert.equal(Object.hasOwn(options, 'adblock'), false);
     assert.equal(Object.hasOwn(options, 'x'), false);

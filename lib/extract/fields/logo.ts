@@ -60,6 +60,8 @@ const ORGANIZATIONS = ['Organization', 'NewsMediaOrganization', 'Corporation', '
 interface LdLogo {
   url: string;
   square: boolean;
+  /** Declared width in pixels, 0 when not given. */
+  width: number;
 }
 
 /** Publisher and organization logos from JSON-LD, with whether their declared size is square. */
@@ -71,11 +73,11 @@ function ldLogos(ctx: Parameters<Rule>[0]): LdLogo[] {
   ];
   const out: LdLogo[] = [];
   for (const value of values) {
-    if (typeof value === 'string') out.push({ url: value, square: false });
+    if (typeof value === 'string') out.push({ url: value, square: false, width: 0 });
     else if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
       const url = value['url'] ?? value['contentUrl'];
       const width = Number(value['width']);
-      if (typeof url === 'string') out.push({ url, square: width > 0 && width === Number(value['height']) });
+      if (typeof url === 'string') out.push({ url, square: width > 0 && width === Number(value['height']), width: width || 0 });
     }
   }
   return out;
@@ -98,3 +100,38 @@ export const logo: FieldSpec = {
     return url && kindOfUrl(url) === undefined ? url : undefined;
   },
 };
+
+/** Apple's touch icons are square by definition; unsized, they are 180×180 (Apple's current default). */
+const TOUCH_ICON_SIDE = 180;
+
+/** The largest side of a square size declared by `sizes`, else written in the file name; 0 when none is square. */
+export function squareSide(link: Pick<LinkFact, 'sizes' | 'href' | 'rel'>): number {
+  const sides = (text: string) =>
+    [...text.matchAll(/(\d{1,4})\s*[x×]\s*(\d{1,4})/gi)].filter((m) => m[1] === m[2]).map((m) => Number(m[1]));
+  const declared = sides(link.sizes);
+  const found = declared.length > 0 || link.sizes.trim() !== '' ? declared : sides(link.href);
+  if (found.length > 0) return Math.max(...found);
+  return link.rel.startsWith('apple-touch-icon') ? TOUCH_ICON_SIDE : 0;
+}
+
+/** Windows tiles are square: `square150x150logo` by name, `TileImage` at 144×144. */
+const TILE_SIDES: ReadonlyArray<[string, number]> = [['msapplication-square150x150logo', 150], ['msapplication-tileimage', 144]];
+
+/** Every logo the page declares square, largest first: sized icons, touch icons, JSON-LD logos, Windows tiles. */
+const squares: Rule = (ctx) => {
+  const { facts } = ctx;
+  const found: Array<{ url: string; side: number }> = [];
+  for (const link of facts.links) {
+    if (link.rel.includes('icon') && link.rel !== 'mask-icon') found.push({ url: link.href, side: squareSide(link) });
+  }
+  for (const logo of ldLogos(ctx)) if (logo.square) found.push({ url: logo.url, side: logo.width });
+  for (const [name, side] of TILE_SIDES) for (const url of facts.meta.get(name) ?? []) found.push({ url, side });
+  // A stable sort keeps document order among equal sides.
+  return found.filter((f) => f.side > 0).sort((a, b) => b.side - a.side).map((f) => f.url);
+};
+
+/**
+ * `meta.logo.square`: Microlink's square variant, "the right pick for avatars and app icons": the largest logo the
+ * page declares square, then the usual order when it declares none.
+ */
+export const squareLogo: FieldSpec = { ...logo, rules: [squares, ...logo.rules] };

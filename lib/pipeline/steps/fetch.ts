@@ -1,10 +1,10 @@
-/** Loads the target with the guarded fetcher when only metadata is wanted: the fast path, no browser. */
+/** Loads the target with the guarded fetcher when only its HTML is wanted: the fast path, no browser. */
 import { loadPage } from '../../fetch/document.ts';
-import { ANSWER_RESERVE_MS, type Step } from '../context.ts';
+import { ANSWER_RESERVE_MS, needsHtml, type Step } from '../context.ts';
 
 export const fetch: Step = {
   name: 'fetch',
-  wants: ({ page, wanted }) => page === undefined && (wanted.fields.length > 0 || wanted.rules !== undefined),
+  wants: ({ page, wanted }) => page === undefined && needsHtml(wanted),
   async run(ctx) {
     const { url, options, budget, deps } = ctx;
     ctx.mode = 'fetch';

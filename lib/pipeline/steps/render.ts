@@ -3,13 +3,13 @@
  * or a custom rule's `evaluate`. The rendered DOM is kept for extraction only when fields are wanted; the overlay, when
  * asked for, is drawn inside the same page work.
  */
-import { ANSWER_RESERVE_MS, type Context, type Step } from '../context.ts';
+import { ANSWER_RESERVE_MS, needsHtml, type Context, type Step } from '../context.ts';
 
 export const render: Step = {
   name: 'render',
   wants: ({ page, wanted, options }) =>
     page === undefined && (wanted.screenshot || wanted.pdf || options.prerender === true || wanted.evaluate.length > 0),
-  run: (ctx) => renderPage(ctx, ctx.wanted.fields.length > 0 || ctx.wanted.rules !== undefined),
+  run: (ctx) => renderPage(ctx, needsHtml(ctx.wanted)),
 };
 
 /** Renders the target into the context; also the prerender=auto upgrade of a client-side shell. */
@@ -25,9 +25,9 @@ export async function renderPage(ctx: Context, html: boolean): Promise<void> {
     }),
   );
   ctx.mode = 'prerender';
-  ctx.dom = undefined;
   ctx.evaluated = result.evaluated;
   ctx.captures = { screenshot: result.screenshot, pdf: result.pdf };
   const { statusCode, headers, redirects } = result;
   ctx.page = { url: result.url, statusCode, headers, redirects, content: { kind: 'html', html: result.html ?? '' } };
+  ctx.parsed = undefined;
 }

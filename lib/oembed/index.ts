@@ -1,0 +1,44 @@
+/**
+ * `iframe`: the provider's own embed for a page, from the published registry first (a known provider's endpoint
+ * needs nothing from the page), then from the page's discovery links. No embed is `null`, never an error: a
+ * provider that fails, answers nonsense or sits on a refused address leaves the rest of the answer intact.
+ */
+import type { PageFacts } from '../extract/facts.ts';
+import { discoveredEndpoints } from './discover.ts';
+import { toIframe, type Iframe } from './embed.ts';
+import { registeredEndpoint, type OembedProvider } from './providers.ts';
+import { endpointUrl, requestOembed, type OembedSizes, type RequestDeps } from './request.ts';
+
+export type { Iframe, IframeScript } from './embed.ts';
+export { shippedProviders, type OembedProvider } from './providers.ts';
+
+export interface EmbedDeps extends RequestDeps {
+  readonly providers: readonly OembedProvider[];
+}
+
+/** `urls`: the page's addresses to look up in the registry (the one asked for, then the final one). */
+export async function findIframe(urls: readonly string[], facts: PageFacts | undefined, sizes: OembedSizes, deps: EmbedDeps): Promise<Iframe | null> {
+  const tries: string[] = [];
+  for (const url of urls) {
+    const endpoint = registeredEndpoint(url, deps.providers);
+    const request = endpoint && endpointUrl(endpoint, url, sizes);
+    if (request) {
+      tries.push(request);
+      break;
+    }
+  }
+  for (const { url } of facts ? discoveredEndpoints(facts) : []) {
+    const request = endpointUrl(url, undefined, sizes);
+    if (request && !tries.includes(request)) tries.push(request);
+  }
+  for (const request of tries) {
+    try {
+      const oembed = await requestOembed(request, deps);
+      const iframe = oembed && toIframe(oembed);
+      if (iframe) return iframe;
+    } catch {
+      // A refused address, a failed or slow endpoint: the next one gets its chance, and the answer its null.
+    }
+  }
+  return null;
+}

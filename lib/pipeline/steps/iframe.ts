@@ -1,0 +1,30 @@
+/**
+ * `iframe`: the page's oEmbed embed as `data.iframe = { html, scripts }`, or null (lib/oembed). The module and
+ * the provider registry are loaded on the first request that asks, so the metadata path never reads them.
+ */
+import { ANSWER_RESERVE_MS, type Step } from '../context.ts';
+import { parsedPage } from '../parsed.ts';
+
+/** One provider answer is a small JSON document; a slow one must not eat the whole request. */
+const OEMBED_MS = 5000;
+
+export const iframe: Step = {
+  name: 'iframe',
+  wants: ({ wanted }) => wanted.iframe,
+  async run(ctx) {
+    const { options, budget, deps, url, page } = ctx;
+    if (options.iframe === false) return;
+    const sizes = options.iframe;
+    await ctx.timings.measure('iframe', async () => {
+      const [{ findIframe }, providers] = await Promise.all([import('../../oembed/index.ts'), deps.oembedProviders()]);
+      const urls = [...new Set([url.href, ...(page ? [page.url] : [])])];
+      ctx.data.iframe = await findIframe(urls, (await parsedPage(ctx))?.facts, sizes, {
+        providers,
+        policy: deps.config.policy,
+        userAgent: deps.config.userAgent,
+        resolver: deps.resolver,
+        budget: budget.slice(OEMBED_MS, ANSWER_RESERVE_MS),
+      });
+    });
+  },
+};
