@@ -74,6 +74,7 @@ const DEFAULT_SCREENSHOT: ScreenshotOptions = {
   element: undefined,
   omitBackground: false,
   overlay: undefined,
+  codeScheme: DEFAULTS.screenshot.codeScheme,
 };
 
 function selectorsOf(options: Options, shot: ScreenshotOptions | undefined): Array<[string, string]> {

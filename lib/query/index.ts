@@ -72,6 +72,7 @@ export function parseQuery(rawQueryString: string, headers?: Record<string, stri
     video,
     iframe: readIframe(root),
     palette: flagOf(root, 'palette', false),
+    adblock: flagOf(root, 'adblock', true),
     data: readData(root),
   };
   return deepFreeze(options);
