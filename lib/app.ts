@@ -113,7 +113,9 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
         () => produce(url, options, budget, timings, request.requestId),
         { rawQueryString: request.rawQueryString, headers: request.headers },
       );
-      const outcome = await budget.race(answer, timeUp(options.timeout));
+      // Raced on the clock alone: produce() aborts `budget` once its answer is decided, which must not turn that
+      // answer, still on its way through the cache, into an ETIMEOUT.
+      const outcome = await Budget.until(budget.deadline).race(answer, timeUp(options.timeout));
       // An answer shaped by x-api-header-* (a cookie, say) is not one an edge cache may share.
       const shared = !Object.keys(request.headers).some((name) => name.startsWith('x-api-header-'));
       response = { ...outcome.answer, headers: { ...outcome.answer.headers, ...cacheHeaders(outcome, { shared }) } };
