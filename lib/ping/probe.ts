@@ -25,6 +25,12 @@ export interface ProbeDeps {
   policy: AddressPolicy;
   userAgent: string;
   resolver?: Resolver;
+  /**
+   * With `palette`: image and logo probes read the whole body (up to `limit` bytes) in the same GET, without a
+   * Range, and leave each complete image's bytes in `sink` by URL, so the palette is decoded from what was
+   * already downloaded rather than from a second request.
+   */
+  body?: { limit: number; sink: Map<string, Buffer> };
 }
 
 export interface ProbeOutcome {
@@ -49,7 +55,8 @@ const ACCEPT: Record<PingField, string> = {
 const isHtml = (contentType: string | undefined): boolean =>
   /^\s*(text\/html|application\/xhtml\+xml)\s*(;|$)/i.test(contentType ?? '');
 
-async function openHead(url: string, options: FetchOptions): Promise<FetchResponse> {
+async function openHead(url: string, options: FetchOptions, whole: boolean): Promise<FetchResponse> {
+  if (whole) return openResponse(url, options);
   const ranged = await openResponse(url, { ...options, headers: { ...options.headers, range: `bytes=0-${HEAD_BYTES - 1}` } });
   if (ranged.statusCode !== 416) return ranged;
   // 416: a server that refuses this range of a file it has (an empty file has no range to give): ask plainly.
@@ -100,9 +107,10 @@ export async function probeOutcome(url: string, kind: PingField, budget: Budget,
     maxBytes: Number.MAX_SAFE_INTEGER,
     headers: { accept: ACCEPT[kind] },
   };
+  const body = kind === 'image' || kind === 'logo' ? deps.body : undefined;
   let response: FetchResponse;
   try {
-    response = await openHead(url, options);
+    response = await openHead(url, options, body !== undefined);
   } catch (error) {
     // EFORBIDDENURL, EINVALURL, EFETCH, EMAXREDIRECTS, ETIMEOUT: all mean unreachable.
     const timedOut = error instanceof GlanceError && error.code === 'ETIMEOUT';
@@ -119,7 +127,7 @@ export async function probeOutcome(url: string, kind: PingField, budget: Budget,
     const type = declared !== undefined ? sniff(bytes) : undefined;
     return type !== undefined && isImage(type) && imageDimensions(type, bytes) !== undefined;
   };
-  const { bytes, ended } = await readUpTo(response, HEAD_BYTES, enough);
+  const { bytes, ended } = body ? await readUpTo(response, body.limit) : await readUpTo(response, HEAD_BYTES, enough);
   const size = declared ?? (ended ? bytes.length : undefined);
   // An empty body shows nothing (a browser draws a broken image), unless our own deadline cut it short.
   if (bytes.length === 0) return { media: null, lasting: !(cutShort && own.expired) };
@@ -131,6 +139,7 @@ export async function probeOutcome(url: string, kind: PingField, budget: Budget,
   // are plainly media win over a wrong label.
   if (sniffed === 'html' || (isHtml(contentType) && sniffed === undefined)) return UNREACHABLE;
 
+  if (body && ended && sniffed !== undefined && isImage(sniffed)) body.sink.set(url, bytes);
   const rangeUrl = response.statusCode === 206 ? response.url : undefined;
   const facts = await inspect(sniffed, new RangedSource(bytes, size, rangeUrl, options));
   const type = typeFromContentType(contentType) ?? sniffed ?? typeFromUrl(response.url) ?? typeFromUrl(url);

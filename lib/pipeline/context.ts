@@ -50,6 +50,8 @@ export interface Context {
   /** Per media field, the URLs a ping may try, best first (set by extraction). */
   media: Partial<Record<PingField, string[]>>;
   captures: Pick<Rendered, 'screenshot' | 'pdf'>;
+  /** With `palette`: the bytes of each image the ping read whole, by URL (lib/ping/probe.ts). */
+  readonly bodies: Map<string, Buffer>;
 }
 
 /** One stage of the pipeline: `wants` says from the context whether it has work to do, `run` does it. */
@@ -64,3 +66,6 @@ export interface Step {
  * rather than the whole request's ETIMEOUT.
  */
 export const ANSWER_RESERVE_MS = 250;
+
+/** With `palette`, an image is read up to this size for its colours; a larger one gets no palette. */
+export const PALETTE_MAX_BYTES = 5 * 1024 * 1024;

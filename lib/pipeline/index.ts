@@ -14,6 +14,7 @@ import type { Context, FetchMode, PipelineDeps, Step } from './context.ts';
 import { clientShell } from './steps/client-shell.ts';
 import { extract } from './steps/extract.ts';
 import { fetch } from './steps/fetch.ts';
+import { palette } from './steps/palette.ts';
 import { ping } from './steps/ping.ts';
 import { render } from './steps/render.ts';
 import { store } from './steps/store.ts';
@@ -21,7 +22,7 @@ import { wantedOutput } from './wanted.ts';
 
 export type { FetchMode, PipelineDeps } from './context.ts';
 
-export const STEPS: readonly Step[] = [render, fetch, extract, clientShell, ping, store];
+export const STEPS: readonly Step[] = [render, fetch, extract, clientShell, ping, store, palette];
 
 export interface PipelineResult {
   envelope: Envelope;
@@ -43,6 +44,7 @@ export async function runPipeline(url: VettedUrl, options: Options, budget: Budg
     data: {},
     media: {},
     captures: {},
+    bodies: new Map(),
   };
   for (const step of STEPS) if (step.wants(ctx)) await step.run(ctx);
   return { envelope: envelope(ctx.data, ctx.page), mode: ctx.mode, loadMs: timings.get('render') ?? timings.get('fetch') };
