@@ -12,6 +12,7 @@ import { GlanceError } from '../errors.ts';
 import type { Resolver } from '../guard/lookup.ts';
 import { DEFAULTS, type Options, type OverlayOptions, type ScreenshotOptions } from '../query/options.ts';
 import { checkSelectors, prepare, settle } from './actions.ts';
+import { adblocker, enableAdblock } from './adblock.ts';
 import { BrowserHost } from './browser.ts';
 import { printPdf, screenshot, type Screenshot } from './capture.ts';
 import { clampViewport, resolveDevice } from './devices.ts';
@@ -113,6 +114,8 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
       reducedMotion: !options.animations,
       headers: options.headers,
     };
+    // The engine is built once per process; its first build overlaps the queue and the launch.
+    if (options.adblock) void adblocker().catch(() => undefined);
     const release = await limiter.acquire(budget);
     try {
       lap('queue');
@@ -124,6 +127,7 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
         open.subject = url.href;
         lap('open');
         await checkSelectors(open.page, selectorsOf(options, shot));
+        if (options.adblock) await enableAdblock(open.page);
         const wantsCapture = capture.screenshot || capture.pdf;
         const reserve = wantsCapture ? Math.min(CAPTURE_RESERVE_MS, budget.remaining() * CAPTURE_RESERVE_SHARE) : 0;
         const loading = budget.slice(Infinity, reserve);
