@@ -13,6 +13,7 @@ import type { Resolver } from '../guard/lookup.ts';
 import { DEFAULTS, type Options, type OverlayOptions, type ScreenshotOptions } from '../query/options.ts';
 import { checkSelectors, prepare, settle } from './actions.ts';
 import { adblocker, enableAdblock } from './adblock.ts';
+import { codeLanguage, showCode } from './code.ts';
 import { BrowserHost } from './browser.ts';
 import { printPdf, screenshot, type Screenshot } from './capture.ts';
 import { clampViewport, resolveDevice } from './devices.ts';
@@ -137,6 +138,8 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
         lap('actions');
         const result: RenderResult = { ...navigation, refused: [], timings };
         if (capture.html) result.html = await open.page.content();
+        const language = shot && !shot.element ? codeLanguage(navigation.headers['content-type']) : undefined;
+        if (shot && language) await showCode(open, language, shot.codeScheme, budget);
         if (shot) {
           const captured = await screenshot(open, shot, emulation.viewport, budget);
           result.screenshot = shot.overlay ? await frame(open, captured, shot.overlay, shot.quality, budget) : captured;
