@@ -7,7 +7,7 @@
  *    and assets are never blocked). Blocking a consent manager's script keeps its banner from appearing at all.
  *  - cosmetic: DuckDuckGo's autoconsent rules (@duckduckgo/autoconsent, MPL-2.0), the "prehide" selectors of its
  *    site-independent consent-banner rules, applied as `##selector` hiding rules.
- * The engine is parsed once per process (about a second of CPU, bench/adblock) and shared by every page.
+ * The engine is parsed once per process (about 250 ms of CPU, bench/adblock) and shared by every page.
  *
  * Blocking only removes requests: the engine intercepts, aborts what matches, and lets the rest continue
  * through the page's guarded proxy (lib/browser/proxy.ts) like any other request.
