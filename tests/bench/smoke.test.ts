@@ -26,6 +26,7 @@ const EXPECTED: Record<string, string[]> = {
   ping: ['singleMs', 'n10.reachable.directMs', 'n10.walk.directMs', 'n50.reachable.serviceMs', 'n50.walk.ratio', 'probe.png'],
   cache: ['glance.rps', 'ceiling.rps', 'glance.p99Ms', 'share', 'bodyBytes'],
   soak: ['minutes', 'requests', 'node.firstMiB', 'node.lastMiB', 'browser.peakMiB'],
+  adblock: ['buildMs', 'adOn', 'adOff', 'plainOn', 'plainOff'],
 };
 
 describe('benchmarks (smoke)', { timeout: 300_000 }, () => {
