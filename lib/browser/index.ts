@@ -13,6 +13,8 @@ import type { Redirect } from '../fetch/index.ts';
 import type { Resolver } from '../guard/lookup.ts';
 import { DEFAULTS, type Options, type OverlayOptions, type ScreenshotOptions } from '../query/options.ts';
 import { checkSelectors, prepare, settle } from './actions.ts';
+import { adblocker, enableAdblock } from './adblock.ts';
+import { codeLanguage, showCode } from './code.ts';
 import { BrowserHost } from './browser.ts';
 import { printPdf, screenshot, type Screenshot } from './capture.ts';
 import { clampViewport, resolveDevice } from './devices.ts';
@@ -79,6 +81,7 @@ const DEFAULT_SCREENSHOT: ScreenshotOptions = {
   element: undefined,
   omitBackground: false,
   overlay: undefined,
+  codeScheme: DEFAULTS.screenshot.codeScheme,
 };
 
 function selectorsOf(options: Options, shot: ScreenshotOptions | undefined): Array<[string, string]> {
@@ -117,6 +120,8 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
       reducedMotion: !options.animations,
       headers: options.headers,
     };
+    // The engine is built once per process; its first build overlaps the queue and the launch.
+    if (options.adblock) void adblocker().catch(() => undefined);
     const release = await limiter.acquire(budget);
     try {
       lap('queue');
@@ -128,6 +133,7 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
         open.subject = url.href;
         lap('open');
         await checkSelectors(open.page, selectorsOf(options, shot));
+        if (options.adblock) await enableAdblock(open.page);
         const wantsCapture = capture.screenshot || capture.pdf;
         const reserve = wantsCapture ? Math.min(CAPTURE_RESERVE_MS, budget.remaining() * CAPTURE_RESERVE_SHARE) : 0;
         const loading = budget.slice(Infinity, reserve);
@@ -138,6 +144,8 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
         const result: RenderResult = { ...navigation, refused: [], timings };
         if (capture.html) result.html = await open.page.content();
         if (capture.evaluate?.length) result.evaluated = await evaluateAll(open.page, capture.evaluate, budget);
+        const language = shot && !shot.element ? codeLanguage(navigation.headers['content-type']) : undefined;
+        if (shot && language) await showCode(open, language, shot.codeScheme, budget);
         if (shot) {
           const captured = await screenshot(open, shot, emulation.viewport, budget);
           result.screenshot = shot.overlay ? await frame(open, captured, shot.overlay, shot.quality, budget) : captured;

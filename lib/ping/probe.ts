@@ -24,6 +24,12 @@ export interface ProbeDeps {
   policy: AddressPolicy;
   userAgent: string;
   resolver?: Resolver;
+  /**
+   * With `palette`: image and logo probes read the whole body (up to `limit` bytes) in the same GET, without a
+   * Range, and leave each complete image's bytes in `sink` by URL, so the palette is decoded from what was
+   * already downloaded rather than from a second request.
+   */
+  body?: { limit: number; sink: Map<string, Buffer> };
 }
 
 export interface ProbeOutcome {
@@ -47,7 +53,8 @@ const ACCEPT: Record<MediaField, string> = {
 
 const isHtml = (contentType: string | undefined): boolean => HTML_TYPES.has(essence(contentType) ?? '');
 
-async function openHead(url: string, options: FetchOptions): Promise<FetchResponse> {
+async function openHead(url: string, options: FetchOptions, whole: boolean): Promise<FetchResponse> {
+  if (whole) return openResponse(url, options);
   const ranged = await openResponse(url, { ...options, headers: { ...options.headers, range: `bytes=0-${HEAD_BYTES - 1}` } });
   if (ranged.statusCode !== 416) return ranged;
   // 416: a server that refuses this range of a file it has (an empty file has no range to give): ask plainly.
@@ -98,9 +105,10 @@ export async function probeOutcome(url: string, kind: MediaField, budget: Budget
     maxBytes: Number.MAX_SAFE_INTEGER,
     headers: { accept: ACCEPT[kind] },
   };
+  const body = kind === 'image' || kind === 'logo' ? deps.body : undefined;
   let response: FetchResponse;
   try {
-    response = await openHead(url, options);
+    response = await openHead(url, options, body !== undefined);
   } catch (error) {
     // EFORBIDDENURL, EINVALURL, EFETCH, EMAXREDIRECTS, ETIMEOUT: all mean unreachable.
     const timedOut = error instanceof GlanceError && error.code === 'ETIMEOUT';
@@ -117,7 +125,7 @@ export async function probeOutcome(url: string, kind: MediaField, budget: Budget
     const type = declared !== undefined ? sniff(bytes) : undefined;
     return type !== undefined && isImage(type) && imageDimensions(type, bytes) !== undefined;
   };
-  const { bytes, ended } = await readUpTo(response, HEAD_BYTES, enough);
+  const { bytes, ended } = body ? await readUpTo(response, body.limit) : await readUpTo(response, HEAD_BYTES, enough);
   const size = declared ?? (ended ? bytes.length : undefined);
   // An empty body shows nothing (a browser draws a broken image), unless our own deadline cut it short.
   if (bytes.length === 0) return { media: null, lasting: !(cutShort && own.expired) };
@@ -129,6 +137,7 @@ export async function probeOutcome(url: string, kind: MediaField, budget: Budget
   // are plainly media win over a wrong label.
   if (sniffed === 'html' || (isHtml(contentType) && sniffed === undefined)) return UNREACHABLE;
 
+  if (body && ended && sniffed !== undefined && isImage(sniffed)) body.sink.set(url, bytes);
   const rangeUrl = response.statusCode === 206 ? response.url : undefined;
   const facts = await inspect(sniffed, new RangedSource(bytes, size, rangeUrl, options));
   const type = typeFromContentType(contentType) ?? sniffed ?? typeFromUrl(response.url) ?? typeFromUrl(url);

@@ -66,6 +66,8 @@ export interface Context {
   /** Per media field, the URLs a ping may try, best first (set by extraction). */
   media: Partial<Record<PingField, string[]>>;
   captures: Pick<Rendered, 'screenshot' | 'pdf'>;
+  /** With `palette`: the bytes of each image the ping read whole, by URL (lib/ping/probe.ts). */
+  readonly bodies: Map<string, Buffer>;
 }
 
 /** Whether the answer needs the page's HTML: for its metadata, custom rules, oEmbed discovery or technologies. */
@@ -84,3 +86,6 @@ export interface Step {
  * rather than the whole request's ETIMEOUT.
  */
 export const ANSWER_RESERVE_MS = 250;
+
+/** With `palette`, an image is read up to this size for its colours; a larger one gets no palette. */
+export const PALETTE_MAX_BYTES = 5 * 1024 * 1024;

@@ -16,6 +16,7 @@ import { extract } from './steps/extract.ts';
 import { fetch } from './steps/fetch.ts';
 import { iframe } from './steps/iframe.ts';
 import { insights } from './steps/insights.ts';
+import { palette } from './steps/palette.ts';
 import { ping } from './steps/ping.ts';
 import { render } from './steps/render.ts';
 import { rules } from './steps/rules.ts';
@@ -24,7 +25,7 @@ import { wantedOutput } from './wanted.ts';
 
 export type { FetchMode, PipelineDeps } from './context.ts';
 
-export const STEPS: readonly Step[] = [render, fetch, extract, clientShell, rules, iframe, insights, ping, store];
+export const STEPS: readonly Step[] = [render, fetch, extract, clientShell, rules, iframe, insights, ping, store, palette];
 
 export interface PipelineResult {
   envelope: Envelope;
@@ -48,6 +49,7 @@ export async function runPipeline(url: VettedUrl, options: Options, budget: Budg
     data: {},
     media: {},
     captures: {},
+    bodies: new Map(),
   };
   for (const step of STEPS) if (step.wants(ctx)) await step.run(ctx);
   return { envelope: envelope(ctx.data, ctx.page), mode: ctx.mode, loadMs: timings.get('render') ?? timings.get('fetch') };

@@ -73,6 +73,7 @@ export function parseQuery(rawQueryString: string, headers?: Record<string, stri
     iframe: readIframe(root),
     insights: readInsights(root),
     palette: flagOf(root, 'palette', false),
+    adblock: flagOf(root, 'adblock', true),
     data: readData(root),
   };
   return deepFreeze(options);

@@ -23,6 +23,20 @@ export interface OverlayOptions {
 
 export type ScreenshotType = 'png' | 'jpeg';
 
+/**
+ * `screenshot.codeScheme`: the themes of the prism-themes package plus Prism's own, by Microlink's identifiers
+ * (https://microlink.io/docs/api/parameters/screenshot/codeScheme). The CSS files live in lib/browser/code/.
+ */
+export const CODE_SCHEMES = [
+  'a11y-dark', 'atom-dark', 'base16-ateliersulphurpool.light', 'cb', 'coldark-cold', 'coldark-dark', 'coy',
+  'coy-without-shadows', 'darcula', 'dark', 'dracula', 'duotone-dark', 'duotone-earth', 'duotone-forest',
+  'duotone-light', 'duotone-sea', 'duotone-space', 'funky', 'ghcolors', 'gruvbox-dark', 'gruvbox-light',
+  'holi-theme', 'hopscotch', 'lucario', 'material-dark', 'material-light', 'material-oceanic', 'night-owl', 'nord',
+  'okaidia', 'one-dark', 'one-light', 'pojoaque', 'prism', 'shades-of-purple', 'solarized-dark-atom',
+  'solarizedlight', 'synthwave84', 'tomorrow', 'twilight', 'vs', 'vsc-dark-plus', 'xonokai', 'z-touch',
+] as const;
+export type CodeScheme = (typeof CODE_SCHEMES)[number];
+
 export interface ScreenshotOptions {
   readonly type: ScreenshotType;
   /** JPEG quality, 0–100; ignored for png. */
@@ -33,6 +47,8 @@ export interface ScreenshotOptions {
   readonly omitBackground: boolean;
   /** Present when `overlay.browser` or `overlay.background` was given. */
   readonly overlay: OverlayOptions | undefined;
+  /** Theme a JSON, plain-text or source answer is highlighted with instead of Chromium's raw text view. */
+  readonly codeScheme: CodeScheme;
 }
 
 /** Puppeteer's paper formats (`PaperFormat`), in their canonical spelling. */
@@ -182,6 +198,8 @@ export interface Options {
   readonly iframe: false | IframeOptions;
   readonly insights: false | InsightsOptions;
   readonly palette: boolean;
+  /** Ads, trackers and cookie-consent banners removed before capture (Microlink's default: on). */
+  readonly adblock: boolean;
   readonly data: DataRules | undefined;
 }
 
@@ -198,7 +216,7 @@ export const DEFAULTS = {
   colorScheme: 'no-preference',
   mediaType: 'screen',
   waitUntil: ['auto'],
-  screenshot: { type: 'png', quality: 80 },
+  screenshot: { type: 'png', quality: 80, codeScheme: 'atom-dark' },
   // Microlink's pdf defaults (https://microlink.io/docs/sdk/methods/pdf).
   pdf: { format: 'A4', margin: '0.35cm', scale: 0.6, printBackground: true },
 } as const;

@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { invalidParam } from '../errors.ts';
 import { isOverlayBackground } from './css.ts';
 import {
+  CODE_SCHEMES,
   DEFAULTS,
   type OverlayBrowser,
   type OverlayOptions,
@@ -60,5 +61,6 @@ export function readScreenshot(root: QueryNode): false | ScreenshotOptions {
     element: option('element', (found) => text(found, 'a CSS selector')),
     omitBackground: option('omitBackground', flag) ?? false,
     overlay: option('overlay', readOverlay),
+    codeScheme: option('codeScheme', (found) => oneOf(found, CODE_SCHEMES)) ?? DEFAULTS.screenshot.codeScheme,
   };
 }

@@ -28,6 +28,7 @@ const EXPECTED: Record<string, string[]> = {
   soak: ['minutes', 'requests', 'node.firstMiB', 'node.lastMiB', 'browser.peakMiB'],
   parse: ['depth.1000.ms', 'depth.10000.ms', 'size.0.5MB.ms', 'app.deepMs', 'app.tinyMs', 'app.maxLoopDelayMs'],
   insights: ['pages', 'loadMs', 'page.medianMs', 'page.p95Ms'],
+  adblock: ['buildMs', 'adOn', 'adOff', 'plainOn', 'plainOff'],
 };
 
 describe('benchmarks (smoke)', { timeout: 300_000 }, () => {

@@ -39,6 +39,7 @@ describe('parseQuery: defaults and url', () => {
       iframe: false,
       insights: false,
       palette: false,
+      adblock: true,
       data: undefined,
     });
   });
@@ -65,10 +66,18 @@ describe('parseQuery: defaults and url', () => {
   });
 
   test('unknown parameters are ignored', () => {
-    const options = parse('adblock=false&proxy=x&screenshot.codeScheme=dracula&x.y.z');
+    const options = parse('proxy=x&screenshot.colour=red&x.y.z');
     assert.equal(options.screenshot && options.screenshot.type, 'png');
-    assert.equal(Object.hasOwn(options, 'adblock'), false);
+    assert.equal(Object.hasOwn(options, 'proxy'), false);
     assert.equal(Object.hasOwn(options, 'x'), false);
+  });
+});
+
+describe('parseQuery: adblock', () => {
+  test('on by default, as on Microlink; adblock=false turns it off; other values are refused by name', () => {
+    assert.equal(parse('').adblock, true);
+    assert.equal(parse('adblock=false').adblock, false);
+    assert.throws(() => parse('adblock=maybe'), (error: Error) => /adblock/.test(error.message));
   });
 });
 

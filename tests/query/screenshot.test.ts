@@ -20,6 +20,7 @@ describe('screenshot', () => {
         element: undefined,
         omitBackground: false,
         overlay: undefined,
+        codeScheme: 'atom-dark',
       });
     }
   });
@@ -27,7 +28,8 @@ describe('screenshot', () => {
   test('reads every option', () => {
     const options = shot(
       'screenshot.type=JPEG&screenshot.quality=55&screenshot.fullPage&screenshot.element=%23main+.card' +
-        '&screenshot.omitBackground=true&screenshot.overlay.browser=dark&screenshot.overlay.background=%23c1c1c1',
+        '&screenshot.omitBackground=true&screenshot.overlay.browser=dark&screenshot.overlay.background=%23c1c1c1' +
+        '&screenshot.codeScheme=Dracula',
     );
     assert.deepEqual(options, {
       type: 'jpeg',
@@ -36,6 +38,7 @@ describe('screenshot', () => {
       element: '#main .card',
       omitBackground: true,
       overlay: { browser: 'dark', background: '#c1c1c1' },
+      codeScheme: 'dracula',
     });
     assert.equal(shot('screenshot.type=jpg').type, 'jpeg');
   });
@@ -51,6 +54,8 @@ describe('screenshot', () => {
     rejects('screenshot.element=', 'EINVALQUERY', 'screenshot.element');
     rejects('screenshot.fullPage=no', 'EINVALQUERY', 'screenshot.fullPage');
     rejects('screenshot.overlay.browser=sepia', 'EINVALQUERY', 'screenshot.overlay.browser');
+    rejects('screenshot.codeScheme=neon', 'EINVALQUERY', 'screenshot.codeScheme');
+    rejects('screenshot.codeScheme=https://unpkg.com/prism-theme-night-owl', 'EINVALQUERY', 'screenshot.codeScheme');
   });
 
   test('overlay backgrounds: colours, gradients and http(s) image URLs', () => {
@@ -101,6 +106,7 @@ describe('screenshot: legacy flat keys', () => {
       element: '#hero',
       omitBackground: true,
       overlay: { browser: 'light', background: undefined },
+      codeScheme: 'atom-dark',
     });
     assert.equal(shot('screenshot&full_page').fullPage, true);
   });

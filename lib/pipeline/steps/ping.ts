@@ -1,13 +1,17 @@
 /** Verifies and enriches every media field's candidates (docs/CONTRACT.md §4). */
 import { pingMedia } from '../../ping/index.ts';
-import { ANSWER_RESERVE_MS, type Step } from '../context.ts';
+import { ANSWER_RESERVE_MS, PALETTE_MAX_BYTES, type Step } from '../context.ts';
 
 export const ping: Step = {
   name: 'ping',
   wants: ({ media }) => Object.keys(media).length > 0,
   async run(ctx) {
     const { media, options, budget, deps } = ctx;
-    const probeDeps = { policy: deps.config.policy, userAgent: deps.config.userAgent, resolver: deps.resolver, cache: deps.pingCache };
+    // With `palette` the probes keep the image bytes for the palette step; those bytes are not cached across
+    // requests (5 MB each), so these probes skip the shared cache: the whole answer is cached by lib/cache.
+    const body = options.palette ? { limit: PALETTE_MAX_BYTES, sink: ctx.bodies } : undefined;
+    const cache = body ? undefined : deps.pingCache;
+    const probeDeps = { policy: deps.config.policy, userAgent: deps.config.userAgent, resolver: deps.resolver, cache, body };
     const pinged = await ctx.timings.measure('ping', () => pingMedia(media, options.ping, budget.slice(Infinity, ANSWER_RESERVE_MS), probeDeps));
     Object.assign(ctx.data, pinged);
   },
