@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { ROOT } from './lib/bundle.ts';
 import { runIfMain, type Part } from './lib/part.ts';
-import { processTree, treeMemory } from './lib/procmem.ts';
+import { childProcesses, treeMemory } from './lib/procmem.ts';
 import { percentile, round } from './lib/stats.ts';
 
 const CONCURRENCY = 4;
@@ -101,8 +101,9 @@ export const soak: Part = async ({ smoke, log }) => {
 
   const samples: Array<{ at: number; nodeMiB: number; browserMiB: number; diskMiB: number }> = [];
   const sample = () => {
-    const tree = processTree(service.pid!);
-    const browser = tree.filter((pid) => pid !== service.pid).reduce((sum, pid) => sum + treeMemory(pid).pssMiB, 0);
+    // Each direct child's tree once (a browser, its wrapper script, its renderers): deeper pids are inside it.
+    const children = childProcesses(service.pid!, () => true);
+    const browser = children.reduce((sum, pid) => sum + treeMemory(pid).pssMiB, 0);
     samples.push({
       at: Math.round((performance.now() - started) / 1000),
       nodeMiB: round(treeMemory(service.pid!).pssMiB - browser),

@@ -30,7 +30,7 @@ import { createRequestParser } from './http/parse-request.ts';
 import { embedResponse, errorResponse, json } from './http/respond.ts';
 import { embedFormat } from './rules/format.ts';
 import { createStorage, type Storage } from './storage/index.ts';
-import { SWEEP_INTERVAL_MS, sweepPeriodically } from './storage/sweep.ts';
+import { sweepInterval, sweepPeriodically } from './storage/sweep.ts';
 import { Budget } from './time/budget.ts';
 import { Timings } from './time/timings.ts';
 
@@ -82,7 +82,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   const local = deps.refresh ? undefined : createLocalRefresher(report);
   const store = deps.cacheStore === null ? undefined : (deps.cacheStore ?? createCacheStore(config.cache));
   // Local folders forget what is past the retention (buckets do by lifecycle rule): now, then periodically.
-  const sweeps = sweepPeriodically([pipeline.storage, store], SWEEP_INTERVAL_MS, report);
+  const sweeps = sweepPeriodically([pipeline.storage, store], sweepInterval(config.retention), report);
   const cache = new ResultCache(store, {
     refresh: deps.refresh ?? (local as NonNullable<typeof local>).refresh,
     onError: report,

@@ -27,6 +27,8 @@ export interface Config {
   readonly docsUrl: string;
   /** Where stored images and PDFs live: S3 when a bucket is configured, else a folder served by the local service. */
   readonly storage: StorageSettings;
+  /** GLANCE_RETENTION in ms: how long the local folders keep a file after its last write. */
+  readonly retention: number;
   /** Public base address of stored objects: an object's URL is `${cdnUrl}/${key}`. */
   readonly cdnUrl: string;
   /** Which Chromium to run: `lambda` uses @sparticuz/chromium from its layer; `local` finds Debian's or `path`. */
@@ -102,13 +104,14 @@ const s3 = (env: Env, bucket: string) => ({
 
 /**
  * How long local assets and cache entries are kept after their last write (a put of bytes already stored counts,
- * so a screenshot lives at least as long as any answer naming it). At least an hour.
+ * so a screenshot lives at least as long as any answer naming it). At least a minute: shorter would delete files
+ * still being written.
  */
 function retention(env: Env): number {
   const raw = env.GLANCE_RETENTION;
   if (raw === undefined || raw === '') return DEFAULT_RETENTION_MS;
   const ms = parseDuration(raw);
-  if (ms === undefined || ms < 3_600_000) throw new ConfigError(`GLANCE_RETENTION must be a duration of at least 1h (e.g. 31d), got "${raw}"`);
+  if (ms === undefined || ms < 60_000) throw new ConfigError(`GLANCE_RETENTION must be a duration of at least 1m (e.g. 31d), got "${raw}"`);
   return ms;
 }
 
@@ -160,6 +163,7 @@ export function loadConfig(env: Env = process.env): Config {
     userAgent: env.GLANCE_USER_AGENT || DEFAULT_USER_AGENT,
     docsUrl: env.GLANCE_DOCS_URL || DOCS_URL,
     storage: storage(env, kept),
+    retention: kept,
     cdnUrl: trimSlash(env.CDN_URL || publicUrl),
     // AWS_LAMBDA_FUNCTION_NAME is set by the Lambda runtime itself.
     chromium: { mode: env.AWS_LAMBDA_FUNCTION_NAME ? ('lambda' as const) : ('local' as const), path: env.CHROMIUM_PATH || undefined },

@@ -2,6 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ConfigError, DEFAULT_RETENTION_MS, loadConfig } from '../lib/config.ts';
+import { sweepInterval } from '../lib/storage/sweep.ts';
 
 test('the local service listens on loopback with a 10 s shutdown grace unless told otherwise', () => {
   const defaults = loadConfig({});
@@ -39,7 +40,13 @@ test('local assets and cache entries are kept 31 days by default, the longest tt
   assert.deepEqual(retentionOf({}), [DEFAULT_RETENTION_MS, DEFAULT_RETENTION_MS]);
 });
 
-test('GLANCE_RETENTION is a duration of at least an hour', () => {
+test('GLANCE_RETENTION is a duration of at least a minute', () => {
   assert.deepEqual(retentionOf({ GLANCE_RETENTION: '7d' }), [7 * 24 * 3_600_000, 7 * 24 * 3_600_000]);
-  for (const bad of ['soon', '59m', '-1d']) assert.throws(() => loadConfig({ GLANCE_RETENTION: bad }), ConfigError, bad);
+  assert.deepEqual(retentionOf({ GLANCE_RETENTION: '2m' }), [120_000, 120_000]);
+  for (const bad of ['soon', '59s', '-1d']) assert.throws(() => loadConfig({ GLANCE_RETENTION: bad }), ConfigError, bad);
+});
+
+test('the local folders are swept every 10 minutes, or twice per retention when that is shorter', () => {
+  assert.equal(sweepInterval(DEFAULT_RETENTION_MS), 10 * 60_000);
+  assert.equal(sweepInterval(120_000), 60_000);
 });

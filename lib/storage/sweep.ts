@@ -102,8 +102,11 @@ export function createSweeper(dir: string, { retention, owns, now = Date.now, pe
 /** Files a store writes aside before renaming them into place (or a sweep moves aside): `.<name>.<uuid>.tmp`. */
 export const isTemporary = (name: string): boolean => name.startsWith('.') && name.endsWith('.tmp');
 
-/** How often the local folders are swept; each sweep is bounded, so a large backlog clears over a few. */
-export const SWEEP_INTERVAL_MS = 10 * 60_000;
+/**
+ * How often the local folders are swept: every 10 minutes, or twice per retention when that is shorter (so a file
+ * outlives its retention by at most half of it). Each sweep is bounded, so a large backlog clears over a few.
+ */
+export const sweepInterval = (retention: number): number => Math.min(10 * 60_000, Math.max(1_000, retention / 2));
 
 export interface Sweepable {
   sweep?(): Promise<number>;

@@ -25,24 +25,27 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** Every process below `pid` (Chromium's are grandchildren: the browser spawns its own helpers). */
-function descendants(pid: number): Map<number, string> {
+/**
+ * The browsers below `pid`: Chromium processes whose parent is not itself Chromium. A browser's renderers and
+ * helpers (its own children, started and ended as pages come and go) are not new browsers.
+ */
+function browsers(pid: number): Set<number> {
   const table = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,comm='], { encoding: 'utf8' })
     .trim()
     .split('\n')
     .map((line) => line.trim().split(/\s+/))
     .map(([child, parent, ...name]) => ({ pid: Number(child), ppid: Number(parent), name: name.join(' ') }));
-  const found = new Map<number, string>();
+  const names = new Map(table.map((row) => [row.pid, row.name]));
+  const isChromium = (name: string | undefined) => name !== undefined && /chrom|headless/i.test(name);
+  const found = new Set<number>();
   let frontier = [pid];
   while (frontier.length > 0) {
     const next = table.filter((row) => frontier.includes(row.ppid));
-    for (const row of next) found.set(row.pid, row.name);
+    for (const row of next) if (isChromium(row.name) && !isChromium(names.get(row.ppid))) found.add(row.pid);
     frontier = next.map((row) => row.pid);
   }
   return found;
 }
-
-const isChromium = (name: string) => /chrom|headless/i.test(name);
 
 describe('graceful shutdown of the local service', { timeout: 60_000 }, () => {
   let site: TestServer;
@@ -88,7 +91,7 @@ describe('graceful shutdown of the local service', { timeout: 60_000 }, () => {
     const warm = await fetch(`${base}/?${q(`${site.url}/`, 'screenshot&force')}`);
     assert.equal(warm.status, 200);
     const pid = service.pid!;
-    const browsersBefore = new Set([...descendants(pid)].filter(([, name]) => isChromium(name)).map(([child]) => child));
+    const browsersBefore = browsers(pid);
     assert.ok(browsersBefore.size > 0, 'a browser runs after the warm-up request');
 
     const inFlight = [1, 2, 3].map((n) => fetch(`${base}/?${q(`${site.url}/slow?${n}`, 'screenshot&force')}`).then((r) => r.status));
@@ -100,7 +103,7 @@ describe('graceful shutdown of the local service', { timeout: 60_000 }, () => {
     let watching = true;
     const watch = (async () => {
       while (watching) {
-        for (const [child, name] of descendants(pid)) if (isChromium(name) && !browsersBefore.has(child)) launched.add(child);
+        for (const child of browsers(pid)) if (!browsersBefore.has(child)) launched.add(child);
         await delay(50);
       }
     })();
@@ -111,7 +114,7 @@ describe('graceful shutdown of the local service', { timeout: 60_000 }, () => {
 
     assert.deepEqual(statuses, [200, 200, 200]);
     assert.equal(code, 0);
-    assert.equal([...launched].filter((child) => !browsersBefore.has(child)).length, 0, 'no Chromium launched after SIGTERM');
+    assert.equal(launched.size, 0, 'no Chromium launched after SIGTERM');
     for (const child of browsersBefore) {
       assert.throws(() => process.kill(child, 0), 'the browser is gone after exit');
     }
