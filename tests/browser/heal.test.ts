@@ -10,11 +10,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Browser } from 'puppeteer-core';
 import { BrowserHost, PROBE_TIMEOUT_MS, UNHEALTHY_LIMIT } from '../../lib/browser/browser.ts';
 import type { Renderer } from '../../lib/browser/index.ts';
+import { withPage } from '../../lib/browser/page.ts';
 import { loadConfig } from '../../lib/config.ts';
+import { Budget } from '../../lib/time/budget.ts';
 import { GlanceError } from '../../lib/errors.ts';
 import { errorResponse } from '../../lib/http/respond.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
-import { chromiumChildren, codeOf, pixel, png, render, TEST_ARGS, testRenderer } from './helpers.ts';
+import { chromiumChildren, codeOf, pixel, PLAIN_SETUP, png, render, TEST_ARGS, testRenderer } from './helpers.ts';
 
 const PAGE = '<!doctype html><title>ok</title><style>body{margin:0;background:rgb(0,128,0)}</style>';
 const green = (body: Buffer) => assert.deepEqual(pixel(png(body), 10, 10), [0, 128, 0, 255]);
@@ -155,6 +157,34 @@ describe('the health probe', () => {
           // Already gone: the host killed it.
         }
       }
+      await host.shutdown();
+    }
+  });
+  test('a browser that answers while a page is slow to open is probed every couple of seconds, not flooded', { timeout: 30_000 }, async () => {
+    const config = loadConfig({ GLANCE_ALLOW_HOSTS: '127.0.0.1' });
+    const host = new BrowserHost({ chromium: config.chromium, policy: config.policy, extraArgs: TEST_ARGS });
+    const browser = await host.getBrowser();
+    let probes = 0;
+    const probe = host.probe.bind(host);
+    host.probe = (target) => {
+      probes += 1;
+      return probe(target);
+    };
+    // The context takes 5 s to open while the browser itself answers at once: slow, not wedged.
+    const open = browser.createBrowserContext.bind(browser);
+    browser.createBrowserContext = async (options) => {
+      await delay(5_000);
+      return open(options);
+    };
+    try {
+      const title = await withPage({ host, policy: config.policy }, new Budget(15_000), { ...PLAIN_SETUP, offline: true }, async ({ page }) => {
+        await page.setContent('<title>opened</title>');
+        return page.title();
+      });
+      assert.equal(title, 'opened');
+      assert.ok(probes >= 1 && probes <= 3, `${probes} probes in 5 s`);
+      assert.equal(await host.getBrowser(), browser, 'a browser that answers is kept');
+    } finally {
       await host.shutdown();
     }
   });
