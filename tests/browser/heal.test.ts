@@ -140,7 +140,7 @@ describe('the health probe', () => {
         const started = performance.now();
         assert.equal(await host.probe(browser), false, `probe ${failed} of a frozen browser`);
         const took = performance.now() - started;
-        assert.ok(took >= PROBE_TIMEOUT_MS - 50 && took < PROBE_TIMEOUT_MS + 1000, `took ${Math.round(took)} ms`);
+        assert.ok(took >= PROBE_TIMEOUT_MS - 50 && took < PROBE_TIMEOUT_MS + 2000, `took ${Math.round(took)} ms`);
         if (failed < UNHEALTHY_LIMIT) assert.equal(host.isGone(browser), false, 'one silent probe is not a verdict');
       }
       assert.ok(host.isGone(browser), 'condemned after UNHEALTHY_LIMIT silent probes');
