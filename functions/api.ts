@@ -13,6 +13,7 @@ import { createApp, type App, type AppDeps } from '../lib/app.ts';
 import { createLambdaRefresher, isRefreshEvent, type RefreshEvent } from '../lib/aws/lambda-refresh.ts';
 import { loadConfig, type Config } from '../lib/config.ts';
 import { withStandardHeaders } from '../lib/http/headers.ts';
+import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
 import type { ApiRequest } from '../lib/http/types.ts';
 import { errorResponse } from '../lib/http/respond.ts';
 import { logger, metrics, tracer } from './observability.ts';
@@ -77,6 +78,7 @@ export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?
     .use(logMetrics(metrics))
     .use(lastResort(config))
     .handler(async (event, context) => {
+      if (event.rawPath === HEALTH_PATH) return healthResponse(false);
       const request = toApiRequest(event, context);
       const response = await core.handle(request);
       // A preflight is the browser's, not a caller's request: it is not counted.

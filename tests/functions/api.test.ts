@@ -70,3 +70,18 @@ test("an invocation with 5 s left answers the contract's ETIMEOUT before they ru
     await site.close();
   }
 });
+
+test('GET /health answers 200 ok with no-store, apart from the API', async () => {
+  const handler = createHandler(loadConfig({}));
+  const result = (await handler({ ...event(''), rawPath: '/health' }, context)) as APIGatewayProxyStructuredResultV2;
+  assert.equal(result.statusCode, 200);
+  assert.equal(result.headers?.['cache-control'], 'no-store');
+  assert.deepEqual(JSON.parse(String(result.body)), { status: 'ok' });
+});
+
+test('once stopping, /health answers 503 so a balancer drains the instance', async () => {
+  const { healthResponse } = await import('../../lib/http/health.ts');
+  const response = healthResponse(true);
+  assert.equal(response.statusCode, 503);
+  assert.deepEqual(JSON.parse(response.body), { status: 'stopping' });
+});
