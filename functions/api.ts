@@ -14,6 +14,7 @@ import { createLambdaRefresher, isRefreshEvent, type RefreshEvent } from '../lib
 import { loadConfig, type Config } from '../lib/config.ts';
 import { withStandardHeaders } from '../lib/http/headers.ts';
 import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
+import type { AccessRecord } from '../lib/http/access-log.ts';
 import type { ApiRequest } from '../lib/http/types.ts';
 import { errorResponse } from '../lib/http/respond.ts';
 import { logger, metrics, tracer } from './observability.ts';
@@ -47,6 +48,9 @@ function toApiRequest(event: Event, context: Context): ApiRequest {
 const onUnexpectedError = (error: unknown, requestId: string) =>
   logger.error('unexpected error', { error: error as Error, requestId });
 
+/** The one access record of each request (lib/http/access-log.ts), a structured line in CloudWatch. */
+const onAnswered = (record: AccessRecord) => logger.info('answered', { ...record });
+
 /** Last resort: whatever escapes the app still answers the contract's EFATAL payload, never a stack trace. */
 const lastResort = (config: Config): middy.MiddlewareObj<Event, Result> => ({
   onError: async (request) => {
@@ -70,7 +74,7 @@ export type Handler = ((event: Event | RefreshEvent, context: Context) => Promis
 
 /** `app` lets a caller (the tests) build the app with its own dependencies; by default one is built from config. */
 export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?: App } = {}): Handler {
-  const core = app ?? createApp(config, { onUnexpectedError, ...lambdaRefresh(config), ...deps });
+  const core = app ?? createApp(config, { onUnexpectedError, onAnswered, ...lambdaRefresh(config), ...deps });
   const http = middy<Event, Result>();
   if (tracer) http.use(captureLambdaHandler(tracer));
   http

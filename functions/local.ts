@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { createApp, type App } from '../lib/app.ts';
 import { DEFAULT_SHUTDOWN_GRACE_MS, loadConfig } from '../lib/config.ts';
+import type { AccessRecord } from '../lib/http/access-log.ts';
 import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
 import type { ApiRequest, ApiResponse } from '../lib/http/types.ts';
 import { serveAsset } from '../lib/storage/serve.ts';
@@ -120,7 +121,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const assets = config.storage.kind === 'local' ? createStorage(config.storage, config.cdnUrl) : undefined;
   const onUnexpectedError = (error: unknown, requestId: string) => console.error(`unexpected error (request ${requestId})`, error);
-  const app = createApp(config, { onUnexpectedError });
+  // One JSON line per answered request on stdout (lib/http/access-log.ts: no caller secrets in it).
+  const onAnswered = (record: AccessRecord) => console.log(JSON.stringify({ msg: 'answered', ...record }));
+  const app = createApp(config, { onUnexpectedError, onAnswered });
   const local = createLocalServer(app, { assets, graceMs: config.shutdownGraceMs });
   local.server.listen(config.port, config.host, () => {
     const { address, port } = local.server.address() as AddressInfo;

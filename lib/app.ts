@@ -24,6 +24,7 @@ import type { OembedProvider } from './oembed/providers.ts';
 import { PingCache } from './ping/index.ts';
 import { TIMEOUT, type Options } from './query/options.ts';
 import { preflight } from './http/cors.ts';
+import { accessRecord, type AccessRecord } from './http/access-log.ts';
 import { lowerCaseNames, withStandardHeaders } from './http/headers.ts';
 import { isForwardedHeader } from './http/forwarded-headers.ts';
 import { createRequestParser } from './http/parse-request.ts';
@@ -39,6 +40,8 @@ export interface AppDeps {
   resolver?: Resolver;
   /** Where unexpected errors are reported (with their stack, which never reaches the caller). */
   onUnexpectedError?: (error: unknown, requestId: string) => void;
+  /** Where the one access record of each answered request goes (lib/http/access-log.ts). */
+  onAnswered?: (record: AccessRecord) => void;
   /** Where screenshots and PDFs go; by default the store the configuration names. */
   storage?: Storage;
   /** Where answers are cached; by default the store the configuration names (`null`: no cache). */
@@ -154,6 +157,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       'x-response-time': `${total}ms`,
       'server-timing': timings.header(total),
     };
+    deps.onAnswered?.(accessRecord(request, origin, response, target, timings, total));
     if (request.method === 'HEAD') response.body = '';
     return withStandardHeaders(response);
   }
