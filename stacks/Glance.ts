@@ -1,5 +1,5 @@
 /**
- * Glance on AWS: CloudFront (optionally behind a WAF rate rule) → API Gateway HTTP API (throttled) → one Lambda
+ * Glance on AWS: CloudFront (optionally behind WAF rate rules) → API Gateway HTTP API (throttled) → one Lambda
  * function (functions/api.ts, reserved concurrency) with Chromium from a layer; screenshots and PDFs in a private
  * bucket behind a second CloudFront distribution; cached answers in a private bucket; both buckets forget objects
  * after the retention (31 days by default); alarms, a dashboard and log retention on every log group.
@@ -116,7 +116,7 @@ export function Glance({ app, stack }: StackContext) {
     routes: { 'GET /': fn, 'HEAD /': fn, 'OPTIONS /': fn },
   });
   const errorPages = createErrorPages(stack, privateBucket(stack, 'ErrorPages'), docsUrl);
-  const waf = settings.wafRateLimit ? createRateLimitAcl(stack, settings.wafRateLimit, docsUrl) : undefined;
+  const waf = settings.waf.perIp || settings.waf.perKey ? createRateLimitAcl(stack, settings.waf, docsUrl) : undefined;
   const apiCdn = createApiCdn(stack, api.cdk.httpApi, {
     domain: settings.apiDomain,
     keyed: Boolean(settings.apiKeysParameter),

@@ -4,8 +4,9 @@
  *   (no gateway responses, unlike REST APIs). The API's CloudFront distribution replaces every 429 from its origin
  *   with ERATE, a custom error page; CloudFront reads such pages only from an origin, so the body is a file in a
  *   small private bucket, uploaded at deploy and served under ERROR_PAGES_PATH.
- * - The optional WAF rule (GLANCE_WAF_RATE_LIMIT) counts requests per client IP over 5 minutes and blocks the
- *   excess at CloudFront with the same body, before API Gateway, Lambda or the cache are paid for.
+ * - The optional WAF rules count requests over 5 minutes per client IP (GLANCE_WAF_RATE_LIMIT) and per API key
+ *   (GLANCE_WAF_KEY_RATE_LIMIT), and block the excess at CloudFront with the same body, before API Gateway, Lambda
+ *   or the cache are paid for.
  * The body is rendered by the function's own error code path (lib/http/respond.ts), so it cannot drift from it.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
@@ -17,7 +18,7 @@ import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { GlanceError } from '../lib/errors.ts';
 import { errorResponse } from '../lib/http/respond.ts';
-import { SettingsError } from './settings.ts';
+import { SettingsError, type WafLimits } from './settings.ts';
 
 /** Under the API's address, but never a route of the function (it serves `/` only). */
 export const ERROR_PAGES_PATH = '/_glance/errors';
@@ -65,41 +66,54 @@ export function createErrorPages(scope: Construct, bucket: IBucket, docsUrl: str
   };
 }
 
-/** A CloudFront-scoped web ACL: allow, except an IP over `limit` requests per 5 minutes, which gets ERATE. */
-export function createRateLimitAcl(scope: Construct, limit: number, docsUrl: string): CfnWebACL {
+const BLOCK_WITH_ERATE: CfnWebACL.RuleActionProperty = {
+  block: {
+    customResponse: {
+      responseCode: 429,
+      customResponseBodyKey: 'ERATE',
+      responseHeaders: [
+        { name: 'retry-after', value: String(RETRY_AFTER_S) },
+        { name: 'cache-control', value: 'no-store' },
+        // Browser callers can read the refusal, as they can every other error.
+        { name: 'access-control-allow-origin', value: '*' },
+      ],
+    },
+  },
+};
+
+/** Counted per API key: a request without the header is not counted by this rule (the function answers it EAUTH). */
+const API_KEY: CfnWebACL.RateBasedStatementCustomKeyProperty = {
+  header: { name: 'x-api-key', textTransformations: [{ priority: 0, type: 'NONE' }] },
+};
+
+/** A CloudFront-scoped web ACL: allow, except a client IP or an API key over its limit per 5 minutes, which gets ERATE. */
+export function createRateLimitAcl(scope: Construct, limits: WafLimits, docsUrl: string): CfnWebACL {
   const stack = Stack.of(scope);
   // A web ACL for CloudFront exists only in us-east-1 (WAF's global scope), so the stack must be there.
   if (!stack.region.startsWith('us-east-1')) {
-    throw new SettingsError(`GLANCE_WAF_RATE_LIMIT needs the stack in us-east-1 (CloudFront's WAF scope), not ${stack.region}`);
+    throw new SettingsError(`GLANCE_WAF_RATE_LIMIT and GLANCE_WAF_KEY_RATE_LIMIT need the stack in us-east-1 (CloudFront's WAF scope), not ${stack.region}`);
   }
   const metricName = (suffix: string) => `${stack.stackName}-${suffix}`.replace(/[^\w-]/g, '-');
+  const rule = (name: string, priority: number, statement: CfnWebACL.RateBasedStatementProperty): CfnWebACL.RuleProperty => ({
+    name,
+    priority,
+    statement: { rateBasedStatement: { ...statement, evaluationWindowSec: WAF_WINDOW_S } },
+    action: BLOCK_WITH_ERATE,
+    visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: metricName(name), sampledRequestsEnabled: true },
+  });
+  const rules = [
+    ...(limits.perIp ? [rule('rate-per-ip', 0, { limit: limits.perIp, aggregateKeyType: 'IP' })] : []),
+    ...(limits.perKey ? [rule('rate-per-key', 1, { limit: limits.perKey, aggregateKeyType: 'CUSTOM_KEYS', customKeys: [API_KEY] })] : []),
+  ];
   return new CfnWebACL(scope, 'ApiWebAcl', {
     scope: 'CLOUDFRONT',
-    description: `${stack.stackName}: Glance API, ERATE past ${limit} requests per IP per ${WAF_WINDOW_S / 60} minutes`,
+    description: `${stack.stackName}: Glance API, ERATE past ${[
+      limits.perIp && `${limits.perIp} requests per IP`,
+      limits.perKey && `${limits.perKey} per API key`,
+    ].filter(Boolean).join(', ')} per ${WAF_WINDOW_S / 60} minutes`,
     defaultAction: { allow: {} },
     customResponseBodies: { ERATE: { contentType: 'APPLICATION_JSON', content: erateBody(docsUrl) } },
-    rules: [
-      {
-        name: 'rate-per-ip',
-        priority: 0,
-        statement: { rateBasedStatement: { limit, aggregateKeyType: 'IP', evaluationWindowSec: WAF_WINDOW_S } },
-        action: {
-          block: {
-            customResponse: {
-              responseCode: 429,
-              customResponseBodyKey: 'ERATE',
-              responseHeaders: [
-                { name: 'retry-after', value: String(RETRY_AFTER_S) },
-                { name: 'cache-control', value: 'no-store' },
-                // Browser callers can read the refusal, as they can every other error.
-                { name: 'access-control-allow-origin', value: '*' },
-              ],
-            },
-          },
-        },
-        visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: metricName('rate-per-ip'), sampledRequestsEnabled: true },
-      },
-    ],
+    rules,
     visibilityConfig: { cloudWatchMetricsEnabled: true, metricName: metricName('api'), sampledRequestsEnabled: true },
   });
 }

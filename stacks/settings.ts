@@ -31,6 +31,13 @@ export interface AlarmTarget {
   readonly topicArn: string | undefined;
 }
 
+export interface WafLimits {
+  /** Per client IP address (GLANCE_WAF_RATE_LIMIT). */
+  readonly perIp: number | undefined;
+  /** Per API key (GLANCE_WAF_KEY_RATE_LIMIT); needs keys. */
+  readonly perKey: number | undefined;
+}
+
 export interface Settings {
   /** Custom domain of the asset CDN (screenshots, PDFs); else its cloudfront.net address. */
   readonly cdnDomain: CustomDomain | undefined;
@@ -43,8 +50,8 @@ export interface Settings {
   readonly throttle: { readonly rate: number; readonly burst: number };
   /** Concurrent executions reserved for (and the most allowed to) the function; undefined: none reserved. */
   readonly reservedConcurrency: number | undefined;
-  /** Requests one IP address may make per 5 minutes before a WAF rule on the API's CloudFront answers ERATE. */
-  readonly wafRateLimit: number | undefined;
+  /** WAF rate rules on the API's CloudFront, each answering ERATE past its limit of requests per 5 minutes. */
+  readonly waf: WafLimits;
   readonly runtime: Runtime;
   readonly logRetentionDays: LogRetentionDays;
   readonly alarms: AlarmTarget;
@@ -129,12 +136,18 @@ function reservedConcurrency(env: Env): number | undefined {
   return positive(env, 'GLANCE_RESERVED_CONCURRENCY', 10);
 }
 
-/** WAF counts rate-based rules over 5 minutes by default and refuses limits under 10. */
-function wafRateLimit(env: Env): number | undefined {
-  if (!env.GLANCE_WAF_RATE_LIMIT) return undefined;
-  const limit = positive(env, 'GLANCE_WAF_RATE_LIMIT', 0);
-  if (limit < 10) throw new SettingsError(`GLANCE_WAF_RATE_LIMIT must be at least 10 (requests per IP per 5 minutes), got "${limit}"`);
+/** WAF counts rate-based rules over 5 minutes here and refuses limits under 10. */
+function wafLimit(env: Env, name: string): number | undefined {
+  if (!env[name]) return undefined;
+  const limit = positive(env, name, 0);
+  if (limit < 10) throw new SettingsError(`${name} must be at least 10 (requests per 5 minutes), got "${limit}"`);
   return limit;
+}
+
+function wafLimits(env: Env, keyed: boolean): WafLimits {
+  const perKey = wafLimit(env, 'GLANCE_WAF_KEY_RATE_LIMIT');
+  if (perKey && !keyed) throw new SettingsError('GLANCE_WAF_KEY_RATE_LIMIT counts requests per API key: it needs API keys, and this API is open');
+  return Object.freeze({ perIp: wafLimit(env, 'GLANCE_WAF_RATE_LIMIT'), perKey });
 }
 
 function alarmTarget(env: Env): AlarmTarget {
@@ -155,6 +168,7 @@ function retentionDays(env: Env): number {
 }
 
 export function readSettings(stage: string, env: Env = process.env): Settings {
+  const keys = apiKeysParameter(env, stage);
   const passThrough: Record<string, string> = {};
   for (const name of PASS_THROUGH) {
     const value = env[name];
@@ -163,12 +177,12 @@ export function readSettings(stage: string, env: Env = process.env): Settings {
   return Object.freeze({
     cdnDomain: domain(env, 'GLANCE_CDN_DOMAIN', 'GLANCE_CDN_CERTIFICATE_ARN'),
     apiDomain: domain(env, 'GLANCE_API_DOMAIN', 'GLANCE_API_CERTIFICATE_ARN'),
-    apiKeysParameter: apiKeysParameter(env, stage),
+    apiKeysParameter: keys,
     // Each request may hold a Chromium for up to 28 s: the defaults keep one burst of callers from buying
     // hundreds of concurrent browsers (README, What it costs: the worst case at these defaults).
     throttle: Object.freeze({ rate: positive(env, 'GLANCE_THROTTLE_RATE', 10), burst: positive(env, 'GLANCE_THROTTLE_BURST', 20) }),
     reservedConcurrency: reservedConcurrency(env),
-    wafRateLimit: wafRateLimit(env),
+    waf: wafLimits(env, keys !== undefined),
     runtime: oneOf(env, 'GLANCE_RUNTIME', RUNTIMES, 'nodejs22.x'),
     logRetentionDays: oneOf<LogRetentionDays>(env, 'GLANCE_LOG_RETENTION_DAYS', LOG_RETENTION_DAYS, 30),
     alarms: Object.freeze(alarmTarget(env)),

@@ -12,7 +12,7 @@ test('nothing configured on a dev stage: no custom domains, an open API, bounded
     apiKeysParameter: undefined,
     throttle: { rate: 10, burst: 20 },
     reservedConcurrency: 10,
-    wafRateLimit: undefined,
+    waf: { perIp: undefined, perKey: undefined },
     runtime: 'nodejs22.x',
     logRetentionDays: 30,
     alarms: { email: undefined, topicArn: undefined },
@@ -68,10 +68,12 @@ test('reserved concurrency: a positive integer, or off for accounts too small to
   assert.throws(() => readSettings('dev', { GLANCE_RESERVED_CONCURRENCY: '0' }), /GLANCE_RESERVED_CONCURRENCY/);
 });
 
-test('the WAF rate limit is off unless set, and at least WAF\'s minimum of 10', () => {
-  assert.equal(readSettings('dev', { GLANCE_WAF_RATE_LIMIT: '600' }).wafRateLimit, 600);
+test('WAF limits are off unless set, at least WAF\'s minimum of 10, and per key only where there are keys', () => {
+  assert.deepEqual(readSettings('dev', { GLANCE_WAF_RATE_LIMIT: '600' }).waf, { perIp: 600, perKey: undefined });
+  assert.deepEqual(readSettings('prod', { GLANCE_WAF_KEY_RATE_LIMIT: '300' }).waf, { perIp: undefined, perKey: 300 });
   assert.throws(() => readSettings('dev', { GLANCE_WAF_RATE_LIMIT: '5' }), /at least 10/);
   assert.throws(() => readSettings('dev', { GLANCE_WAF_RATE_LIMIT: 'many' }), /GLANCE_WAF_RATE_LIMIT/);
+  assert.throws(() => readSettings('dev', { GLANCE_WAF_KEY_RATE_LIMIT: '300' }), /needs API keys/);
 });
 
 test('the runtime is Node 22 or 24, log retention a value CloudWatch Logs accepts', () => {

@@ -63,7 +63,7 @@ export function describeSpend(stages: () => Stages): void {
       assertErate(uploaded);
     });
 
-    test('no WAF unless GLANCE_WAF_RATE_LIMIT: then a per-IP rate rule on the API distribution blocks with ERATE', () => {
+    test('no WAF unless asked: then per-IP and per-key rate rules on the API distribution block with ERATE', () => {
       const { prod, dev } = stages();
       prod.template.resourceCountIs('AWS::WAFv2::WebACL', 0);
       assert.equal(apiCdn(prod).WebACLId, undefined);
@@ -72,14 +72,24 @@ export function describeSpend(stages: () => Stages): void {
       assert.equal(render(apiCdn(dev).WebACLId), `<${aclId}.Arn>`);
       assert.equal(acl.Properties.Scope, 'CLOUDFRONT');
       assert.deepEqual(acl.Properties.DefaultAction, { Allow: {} });
-      const [rule] = acl.Properties.Rules;
-      assert.deepEqual(rule.Statement, { RateBasedStatement: { Limit: 600, AggregateKeyType: 'IP', EvaluationWindowSec: 300 } });
-      const response = rule.Action.Block.CustomResponse;
-      assert.equal(response.ResponseCode, 429);
-      assert.deepEqual(response.ResponseHeaders.find((h: { Name: string }) => h.Name === 'retry-after'), { Name: 'retry-after', Value: '60' });
-      const body = acl.Properties.CustomResponseBodies[response.CustomResponseBodyKey];
-      assert.equal(body.ContentType, 'APPLICATION_JSON');
-      assertErate(body.Content);
+      const [perIp, perKey] = acl.Properties.Rules;
+      assert.deepEqual(perIp.Statement, { RateBasedStatement: { Limit: 600, AggregateKeyType: 'IP', EvaluationWindowSec: 300 } });
+      assert.deepEqual(perKey.Statement, {
+        RateBasedStatement: {
+          Limit: 300,
+          AggregateKeyType: 'CUSTOM_KEYS',
+          CustomKeys: [{ Header: { Name: 'x-api-key', TextTransformations: [{ Priority: 0, Type: 'NONE' }] } }],
+          EvaluationWindowSec: 300,
+        },
+      });
+      for (const rule of [perIp, perKey]) {
+        const response = rule.Action.Block.CustomResponse;
+        assert.equal(response.ResponseCode, 429);
+        assert.deepEqual(response.ResponseHeaders.find((h: { Name: string }) => h.Name === 'retry-after'), { Name: 'retry-after', Value: '60' });
+        const body = acl.Properties.CustomResponseBodies[response.CustomResponseBodyKey];
+        assert.equal(body.ContentType, 'APPLICATION_JSON');
+        assertErate(body.Content);
+      }
     });
   });
 }
