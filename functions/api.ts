@@ -89,7 +89,8 @@ export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?
       count(METRIC.refreshError);
       throw error;
     } finally {
-      metrics.publishStoredMetrics();
+      // Powertools warns on every publish with nothing to publish.
+      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
     }
   };
 }
