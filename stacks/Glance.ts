@@ -11,6 +11,7 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type Buck
 import type { Construct } from 'constructs';
 import { useProject } from 'sst/project.js';
 import { Api, Function as SstFunction, type StackContext } from 'sst/constructs';
+import { DOCS_URL } from '../lib/config.ts';
 import { createApiCdn } from './api-cdn.ts';
 import { createAssetCdn } from './assets.ts';
 import { buildChromiumLayer, CHROMIUM_PACKAGE } from './chromium-layer.ts';
@@ -19,7 +20,6 @@ import { createMonitoring } from './monitoring.ts';
 import { apiKeysStatements, bucketStatements, selfInvokeStatement } from './permissions.ts';
 import { createErrorPages, createRateLimitAcl } from './rate-limit.ts';
 import { readSettings } from './settings.ts';
-import { DOCS_URL } from '../lib/config.ts';
 
 function privateBucket(scope: Construct, id: string, props: BucketProps = {}): Bucket {
   return new Bucket(scope, id, {
@@ -123,7 +123,7 @@ export function Glance({ app, stack }: StackContext) {
     errorPages,
     webAclId: waf?.attrArn,
   });
-  createMonitoring(stack, {
+  const dashboard = createMonitoring(stack, {
     fn,
     functionName,
     httpApi: api.cdk.httpApi,
@@ -135,6 +135,10 @@ export function Glance({ app, stack }: StackContext) {
     ApiEndpoint: { value: apiCdn.url, description: 'The API, through CloudFront: call this' },
     HttpApiUrl: { value: api.url, description: 'The HTTP API itself, uncached' },
     CdnUrl: { value: assetCdn.url, description: 'Where screenshots and PDFs are served (CDN_URL)' },
+    DashboardUrl: {
+      value: `https://${stack.region}.console.aws.amazon.com/cloudwatch/home?region=${stack.region}#dashboards:name=${dashboard.dashboardName}`,
+      description: 'The CloudWatch dashboard',
+    },
     ApiDistributionDomain: apiCdn.distribution.distributionDomainName,
     CdnDistributionDomain: assetCdn.distribution.distributionDomainName,
     AssetsBucket: assets.bucketName,

@@ -66,7 +66,7 @@ function alarmTopic(scope: Construct, target: AlarmTarget): ITopic | undefined {
   return topic;
 }
 
-export function createMonitoring(scope: Construct, { fn, functionName, httpApi, target, reservedConcurrency }: MonitoringProps): Alarm[] {
+export function createMonitoring(scope: Construct, { fn, functionName, httpApi, target, reservedConcurrency }: MonitoringProps): Dashboard {
   const stackName = Stack.of(scope).stackName;
   const requests = httpApi.metricCount({ period: PERIOD, statistic: 'Sum' });
   const serverErrors = httpApi.metricServerError({ period: PERIOD, statistic: 'Sum' });
@@ -133,5 +133,5 @@ export function createMonitoring(scope: Construct, { fn, functionName, httpApi, 
     ]),
     graph('Lambda errors and dropped refreshes', [fn.metricErrors({ period: PERIOD }), fn.metric('AsyncEventsDropped', { period: PERIOD, statistic: 'Sum' })]),
   );
-  return alarms;
+  return dashboard;
 }

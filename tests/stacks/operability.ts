@@ -83,7 +83,7 @@ export function describeOperability(stages: () => Stages): void {
 
     test('a dashboard charts the API, the function, cold starts and every metric the handler emits', () => {
       const { prod } = stages();
-      const [, dashboard] = resource(prod.template, 'AWS::CloudWatch::Dashboard', 'Dashboard');
+      const [dashboardId, dashboard] = resource(prod.template, 'AWS::CloudWatch::Dashboard', 'Dashboard');
       const body = JSON.parse(render(dashboard.Properties.DashboardBody)) as { widgets: Array<{ type: string; properties: { metrics?: unknown[][] } }> };
       const charted = new Set(body.widgets.flatMap((widget) => (widget.properties.metrics ?? []).map((metric) => `${metric[0]}/${metric[1]}`)));
       const glance = [
@@ -95,6 +95,12 @@ export function describeOperability(stages: () => Stages): void {
       for (const name of ['Duration', 'Throttles', 'ConcurrentExecutions', 'Errors', 'AsyncEventsDropped']) assert.ok(charted.has(`AWS/Lambda/${name}`), name);
       for (const name of ['Count', '5xx']) assert.ok(charted.has(`AWS/ApiGateway/${name}`), name);
       assert.ok(body.widgets.some((widget) => widget.type === 'alarm'), 'with the alarms\' state');
+      assert.equal(dashboard.Properties.DashboardName, 'prod-glance-Glance-glance');
+      // Ref of a dashboard is its name.
+      assert.equal(
+        render(prod.template.toJSON().Outputs.DashboardUrl.Value),
+        `https://us-east-1.console.aws.amazon.com/cloudwatch/home?region=us-east-1#dashboards:name=<${dashboardId}>`,
+      );
     });
 
     test('every log group forgets: 30 days by default, GLANCE_LOG_RETENTION_DAYS when set; every function logs to one of them', () => {
