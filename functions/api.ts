@@ -3,7 +3,6 @@
  * call into lib/. API Gateway HTTP API, payload format 2.0. CORS, the preflight, security headers and header-name
  * case are the core's (lib/http/), shared with the local service.
  */
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
@@ -17,7 +16,8 @@ import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
 import type { AccessRecord } from '../lib/http/access-log.ts';
 import type { ApiRequest } from '../lib/http/types.ts';
 import { errorResponse } from '../lib/http/respond.ts';
-import { logger, metrics, tracer } from './observability.ts';
+import { METRIC } from './metric-names.ts';
+import { count, logger, metricEvents, metrics, tracer } from './observability.ts';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
@@ -64,7 +64,11 @@ const lastResort = (config: Config): middy.MiddlewareObj<Event, Result> => ({
 function lambdaRefresh(config: Config): AppDeps {
   if (!config.lambda) return {};
   const { functionName, region } = config.lambda;
-  return { refresh: createLambdaRefresher(functionName, region, { onError: (error) => onUnexpectedError(error, 'refresh') }) };
+  const onError = (error: unknown) => {
+    count(METRIC.refreshError);
+    onUnexpectedError(error, 'refresh');
+  };
+  return { refresh: createLambdaRefresher(functionName, region, { onError }) };
 }
 
 export type Handler = ((event: Event | RefreshEvent, context: Context) => Promise<Result>) & {
@@ -74,12 +78,12 @@ export type Handler = ((event: Event | RefreshEvent, context: Context) => Promis
 
 /** `app` lets a caller (the tests) build the app with its own dependencies; by default one is built from config. */
 export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?: App } = {}): Handler {
-  const core = app ?? createApp(config, { onUnexpectedError, onAnswered, ...lambdaRefresh(config), ...deps });
+  const core = app ?? createApp(config, { onUnexpectedError, onAnswered, events: metricEvents(), ...lambdaRefresh(config), ...deps });
   const http = middy<Event, Result>();
   if (tracer) http.use(captureLambdaHandler(tracer));
   http
     .use(injectLambdaContext(logger))
-    .use(logMetrics(metrics))
+    .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(lastResort(config))
     .handler(async (event, context) => {
       if (event.rawPath === HEALTH_PATH) return healthResponse(false);
@@ -87,20 +91,30 @@ export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?
       const response = await core.handle(request);
       // A preflight is the browser's, not a caller's request: it is not counted.
       if (request.method !== 'OPTIONS') {
-        const outcome = response.statusCode < 400 ? 'success' : response.statusCode < 500 ? 'fail' : 'error';
-        metrics.addMetric(outcome, MetricUnit.Count, 1);
+        count(response.statusCode < 400 ? METRIC.success : response.statusCode < 500 ? METRIC.fail : METRIC.error);
       }
       return response;
     });
-  // A self-invocation refreshing a stale entry is not an HTTP request: it skips the middy chain.
+  // A self-invocation refreshing a stale entry is not an HTTP request: it skips the middy chain, so it publishes
+  // its metrics itself.
   const invoke = async (event: Event | RefreshEvent, context: Context): Promise<Result> => {
     if (!isRefreshEvent(event)) return http(event, context);
     const { rawQueryString, headers } = event.glanceRefresh;
     const deadline = invocationDeadline(context);
     const request = { method: 'GET', rawQueryString, headers, requestId: context.awsRequestId, receivedAt: Date.now(), deadline };
-    const { statusCode } = await core.handle(request, 'refresh');
-    logger.info('refreshed a stale entry', { statusCode });
-    return { statusCode };
+    try {
+      const { statusCode } = await core.handle(request, 'refresh');
+      logger.info('refreshed a stale entry', { statusCode });
+      // EFATAL and EBUSY are ours; the target's failures (EFETCH, timeouts) are not the refresh's.
+      if (statusCode === 500 || statusCode === 503) count(METRIC.refreshError);
+      return { statusCode };
+    } catch (error) {
+      count(METRIC.refreshError);
+      throw error;
+    } finally {
+      // Powertools warns on every publish with nothing to publish.
+      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+    }
   };
   // Invocations not yet answered, which close() lets finish: the core's own close covers the browser's work, not
   // what follows it (storing a capture, the answer itself).

@@ -11,6 +11,7 @@ import {
   createLocalRefresher,
   ResultCache,
   type CacheStore,
+  type CacheStatus,
   type Produced,
   type Refresh,
 } from './cache/index.ts';
@@ -20,6 +21,7 @@ import { parseTarget, type Resolver, type VettedUrl } from './fetch/index.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import { pickPaths } from './http/data-paths.ts';
 import { runPipeline, type PipelineDeps } from './pipeline/index.ts';
+import { featuresOf, type Feature } from './pipeline/features.ts';
 import type { OembedProvider } from './oembed/providers.ts';
 import { PingCache } from './ping/index.ts';
 import { TIMEOUT, type Options } from './query/options.ts';
@@ -34,6 +36,14 @@ import { createStorage, type Storage } from './storage/index.ts';
 import { sweepInterval, sweepPeriodically } from './storage/sweep.ts';
 import { Budget } from './time/budget.ts';
 import { Timings } from './time/timings.ts';
+
+type BrowserEvents = import('./browser/index.ts').BrowserEvents;
+
+/** What happened, for whoever counts it (the Lambda handler's metrics): lib/ never imports a metrics library. */
+export interface AppEvents extends BrowserEvents {
+  /** A caller's request answered through the cache: how, and the costly features it asked for. */
+  answered?(event: { cache: CacheStatus; features: readonly Feature[] }): void;
+}
 
 export interface AppDeps {
   /** DNS for targets; tests inject one to make public-looking names resolve where they like. */
@@ -52,6 +62,7 @@ export interface AppDeps {
   browserArgs?: string[];
   /** The oEmbed provider registry; by default the one shipped in the `oembed-providers` package. */
   oembedProviders?: readonly OembedProvider[];
+  events?: AppEvents;
 }
 
 /** `refresh`: a background refresh of a stale entry asked for by this service itself (regenerate, no key check). */
@@ -78,7 +89,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     // Imported on first need only: puppeteer stays off the metadata path.
     renderer: () =>
       (renderer ??= import('./browser/index.ts').then(({ createRenderer }) =>
-        createRenderer({ config, resolver: deps.resolver, extraArgs: [...config.chromiumArgs, ...(deps.browserArgs ?? [])] }),
+        createRenderer({ config, resolver: deps.resolver, extraArgs: [...config.chromiumArgs, ...(deps.browserArgs ?? [])], events: deps.events }),
       )),
   };
   const report = (error: unknown) => deps.onUnexpectedError?.(error, 'cache');
@@ -143,6 +154,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       // A clock of its own on the same deadline: produce() aborts `budget` once its answer is decided, which must
       // not read as the time running out before the cache hands that answer back.
       const outcome = await Budget.until(budget.deadline).race(answer, timeUp(options.timeout));
+      if (origin === 'caller') deps.events?.answered?.({ cache: outcome.status, features: featuresOf(options) });
       // An answer shaped by x-api-header-* (a cookie, say) is not one an edge cache may share.
       const shared = !Object.keys(request.headers).some(isForwardedHeader);
       response = { ...outcome.answer, headers: { ...outcome.answer.headers, ...cacheHeaders(outcome, { shared }) } };

@@ -65,7 +65,7 @@ export type StorageSettings =
 export const DEFAULT_USER_AGENT =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-const DOCS_URL = 'https://github.com/glance-api/glance#errors';
+export const DOCS_URL = 'https://github.com/glance-api/glance#errors';
 
 /** Ten seconds: most answers take one or two; the rare long render is cut rather than hold up a deploy. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;

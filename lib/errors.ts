@@ -26,6 +26,8 @@ export const ERRORS = {
   EBUSY: 503,
   EMETHOD: 405,
   EAUTH: 401,
+  /** Over a rate limit or quota. Answered at the edge (stacks/rate-limit.ts), before the function runs. */
+  ERATE: 429,
   EFATAL: 500,
 } as const;
 

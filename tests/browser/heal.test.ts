@@ -53,7 +53,9 @@ const pidOf = async (renderer: Renderer): Promise<number> => (await renderer.get
 describe('healing', () => {
   let renderer: Renderer;
   const stopped: number[] = [];
-  before(() => void (renderer = testRenderer()));
+  /** What the renderer reported (the Lambda handler counts these as browser_lost and page_crash). */
+  const reported = { lost: 0, crashed: 0 };
+  before(() => void (renderer = testRenderer(undefined, undefined, {}, { browserLost: () => reported.lost++, pageCrashed: () => reported.crashed++ })));
   after(async () => {
     for (const pid of stopped) {
       for (const signal of ['SIGCONT', 'SIGKILL'] as const) {
@@ -90,6 +92,7 @@ describe('healing', () => {
   test('a browser killed mid-navigation is retried on a fresh one, not blamed on the target', async () => {
     const browser = await renderer.getBrowser();
     const hits = site.hits.filter((hit) => hit.startsWith('/trigger.png')).length;
+    const earlier = { ...reported };
     onTrigger = async () => {
       onTrigger = undefined;
       browser.process()!.kill('SIGKILL');
@@ -98,12 +101,14 @@ describe('healing', () => {
     const result = await render(renderer, `${site.url}/trigger`, 'screenshot', { timeout: 12_000 });
     green(result.screenshot!.body);
     assert.equal(site.hits.filter((hit) => hit.startsWith('/trigger.png')).length, hits + 2, 'rendered twice: once per browser');
+    assert.deepEqual(reported, { lost: earlier.lost + 1, crashed: earlier.crashed }, 'reported as a lost browser');
     assert.notEqual(await renderer.getBrowser(), browser);
   });
 
   test('a page that crashes its renderer is EPAGECRASH, rendered once, and the browser lives on', async () => {
     const browser = await renderer.getBrowser();
     const hits = site.hits.filter((hit) => hit === '/trigger').length;
+    const earlier = { ...reported };
     onTrigger = async () => {
       onTrigger = undefined;
       for (const page of await browser.pages()) {
@@ -118,6 +123,7 @@ describe('healing', () => {
       return true;
     });
     assert.equal(site.hits.filter((hit) => hit === '/trigger').length, hits + 1, 'not rendered twice');
+    assert.deepEqual(reported, { lost: earlier.lost, crashed: earlier.crashed + 1 }, 'reported as a page crash, not a lost browser');
     assert.equal(await renderer.getBrowser(), browser);
     green((await render(renderer, `${site.url}/`, 'screenshot')).screenshot!.body);
   });

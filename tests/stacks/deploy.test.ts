@@ -10,6 +10,8 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { describeBundle } from './bundle.ts';
+import { describeOperability } from './operability.ts';
+import { describeSpend } from './spend.ts';
 import { ACCOUNT, REGION, synth, type Synthesized } from './synth.ts';
 import { list, render, resource, resources, roleStatements, type Statement } from './template.ts';
 
@@ -26,6 +28,12 @@ const CONFIGURED = {
   GLANCE_MAX_BODY_BYTES: '2048',
   GLANCE_ALLOW_HOSTS: '127.0.0.1',
   GLANCE_RETENTION: '7d',
+  GLANCE_RESERVED_CONCURRENCY: '25',
+  GLANCE_WAF_RATE_LIMIT: '600',
+  GLANCE_WAF_KEY_RATE_LIMIT: '300',
+  GLANCE_RUNTIME: 'nodejs24.x',
+  GLANCE_LOG_RETENTION_DAYS: '7',
+  GLANCE_ALARM_EMAIL: 'ops@example.com',
 };
 const DAYS_31 = 31 * 24 * 3600;
 
@@ -64,13 +72,13 @@ describe('the API', () => {
 
   test('the default stage throttles routes, by default or as configured', () => {
     const throttle = (s: Synthesized) => resource(s.template, 'AWS::ApiGatewayV2::Stage', 'ApiDefaultStage')[1].Properties.DefaultRouteSettings;
-    assert.deepEqual(throttle(prod), { ThrottlingBurstLimit: 100, ThrottlingRateLimit: 50 });
+    assert.deepEqual(throttle(prod), { ThrottlingBurstLimit: 20, ThrottlingRateLimit: 10 });
     assert.deepEqual(throttle(dev), { ThrottlingBurstLimit: 10, ThrottlingRateLimit: 5 });
   });
 });
 
 describe('the API function', () => {
-  test('runs the ESM bundle of functions/api.ts on nodejs22.x with room for Chromium, traced, on x86-64', () => {
+  test('runs the ESM bundle of functions/api.ts on nodejs22.x (nodejs24.x when asked) with room for Chromium, traced, on x86-64', () => {
     const fn = fnOf(prod)[1].Properties;
     assert.equal(fn.Runtime, 'nodejs22.x');
     assert.equal(fn.Handler, 'functions/api.handler');
@@ -79,13 +87,14 @@ describe('the API function', () => {
     assert.deepEqual(fn.Architectures, ['x86_64']);
     assert.deepEqual(fn.TracingConfig, { Mode: 'Active' });
     assert.equal(fn.FunctionName, 'prod-glance-api');
+    assert.equal(fnOf(dev)[1].Properties.Runtime, 'nodejs24.x');
     assert.ok(existsSync(join(prod.assetDir(fn.Code.S3Key), 'functions', 'api.mjs')), 'the staged code holds functions/api.mjs');
   });
 
   test('has the Chromium layer attached, holding @sparticuz/chromium where lib/browser/launch.ts imports it', () => {
     const [layerId, layer] = resource(prod.template, 'AWS::Lambda::LayerVersion', 'ChromiumLayer');
     assert.deepEqual(fnOf(prod)[1].Properties.Layers.map(render), [`<${layerId}>`]);
-    assert.deepEqual(layer.Properties.CompatibleRuntimes, ['nodejs22.x']);
+    assert.deepEqual(layer.Properties.CompatibleRuntimes, ['nodejs22.x', 'nodejs24.x']);
     const staged = prod.assetDir(layer.Properties.Content.S3Key);
     const launch = readFileSync(new URL('../../lib/browser/launch.ts', import.meta.url), 'utf8');
     const modulePath = /'\/opt\/(nodejs\/node_modules\/@sparticuz\/chromium\/[^']+)'/.exec(launch)?.[1];
@@ -101,7 +110,7 @@ describe('the API function', () => {
     assert.equal(render(env.CDN_URL), `https://<${idOf(prod, 'AWS::CloudFront::Distribution', 'AssetsCdn')}.DomainName>`);
     assert.equal(env.GLANCE_S3_REGION, REGION);
     assert.equal(env.NODE_OPTIONS, undefined, 'no --enable-source-maps: it costs ~120 ms of cold start');
-    assert.equal(env.GLANCE_API_KEYS_PARAMETER, undefined, 'no keys configured: an open API');
+    assert.equal(env.GLANCE_API_KEYS_PARAMETER, '/glance/prod/api-keys', 'nothing configured on a non-dev stage: the stage\'s keys');
 
     const configured = envOf(dev);
     assert.equal(configured.CDN_URL, 'https://cdn.example.com');
@@ -110,7 +119,7 @@ describe('the API function', () => {
     assert.equal(configured.GLANCE_ALLOW_HOSTS, undefined, 'the address-policy exemption never reaches Lambda');
   });
 
-  test('may only use its two buckets, invoke itself and write traces', () => {
+  test('may only use its two buckets, invoke itself, read its keys and write traces', () => {
     const statements = statementsOf(prod);
     const buckets = ['Assets', 'Cache'].map((name) => idOf(prod, 'AWS::S3::Bucket', name));
     for (const statement of statements) {
@@ -129,7 +138,7 @@ describe('the API function', () => {
     assert.deepEqual(byAction('s3:PutObject').sort(), buckets.map((id) => `<${id}.Arn>/*`).sort());
     assert.deepEqual(byAction('s3:ListBucket').sort(), buckets.map((id) => `<${id}.Arn>`).sort());
     assert.deepEqual(byAction('lambda:InvokeFunction'), [`arn:aws:lambda:${REGION}:${ACCOUNT}:function:prod-glance-api`]);
-    assert.deepEqual(byAction('ssm:GetParameter'), [], 'no API keys configured: no SSM access');
+    assert.deepEqual(byAction('ssm:GetParameter'), [`arn:aws:ssm:${REGION}:${ACCOUNT}:parameter/glance/prod/api-keys`], 'only the stage\'s keys');
   });
 
   test('with API keys configured, reads exactly that parameter and decrypts only through SSM for it', () => {
@@ -171,7 +180,7 @@ describe('the buckets', () => {
     assert.deepEqual(actionsOf(allows[0]!), ['s3:GetObject']);
     assert.equal(render(allows[0]!.Condition?.StringEquals?.['AWS:SourceArn']), `arn:aws:cloudfront::${ACCOUNT}:distribution/<${cdn}>`);
 
-    const [oacId, oac] = resource(prod.template, 'AWS::CloudFront::OriginAccessControl', '');
+    const [oacId, oac] = resource(prod.template, 'AWS::CloudFront::OriginAccessControl', 'AssetsCdn');
     assert.deepEqual(oac.Properties.OriginAccessControlConfig.SigningBehavior, 'always');
     const origin = resource(prod.template, 'AWS::CloudFront::Distribution', 'AssetsCdn')[1].Properties.DistributionConfig.Origins[0];
     assert.equal(render(origin.OriginAccessControlId), `<${oacId}.Id>`);
@@ -210,11 +219,10 @@ describe('the CloudFront distributions', () => {
     assert.ok(policy.MaxTTL >= DAYS_31);
     const key = policy.ParametersInCacheKeyAndForwardedToOrigin;
     assert.deepEqual(key.QueryStringsConfig, { QueryStringBehavior: 'all' });
-    assert.deepEqual(key.HeadersConfig, { HeaderBehavior: 'none' });
+    assert.deepEqual(key.HeadersConfig, { HeaderBehavior: 'whitelist', Headers: ['x-api-key'] }, 'keyed: one caller\'s answer is never served to another');
     assert.deepEqual(key.CookiesConfig, { CookieBehavior: 'none' });
     assert.equal(key.EnableAcceptEncodingGzip, true);
     assert.equal(key.EnableAcceptEncodingBrotli, true);
-    assert.deepEqual(cachePolicy(dev).ParametersInCacheKeyAndForwardedToOrigin.HeadersConfig, { HeaderBehavior: 'whitelist', Headers: ['x-api-key'] });
   });
 
   test('the API distribution compresses, allows GET/HEAD/OPTIONS and forwards the query and the API key to the HTTP API', () => {
@@ -228,7 +236,7 @@ describe('the CloudFront distributions', () => {
     const forwarded = requestPolicy.Properties.OriginRequestPolicyConfig;
     assert.deepEqual(forwarded.QueryStringsConfig, { QueryStringBehavior: 'all' });
     assert.deepEqual(forwarded.HeadersConfig, { HeaderBehavior: 'whitelist', Headers: ['x-api-key'] });
-    const origin = config.Origins[0];
+    const origin = config.Origins.find((candidate: { Id: string }) => candidate.Id === behavior.TargetOriginId);
     assert.equal(render(origin.DomainName), `<${idOf(prod, 'AWS::ApiGatewayV2::Api', 'Api')}>.execute-api.${REGION}.amazonaws.com`);
     assert.equal(origin.CustomOriginConfig.OriginProtocolPolicy, 'https-only');
     assert.ok(origin.CustomOriginConfig.OriginReadTimeout > 30, 'CloudFront outwaits API Gateway, so it never retries a running request');
@@ -254,4 +262,6 @@ describe('the CloudFront distributions', () => {
   });
 });
 
+describeSpend(() => ({ prod, dev }));
+describeOperability(() => ({ prod, dev }));
 describeBundle(() => prod);
