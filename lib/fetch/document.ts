@@ -6,6 +6,7 @@ import type { Budget } from '../time/budget.ts';
 import type { Config } from '../config.ts';
 import { essence, HTML_TYPES } from '../media/types.ts';
 import { decodeHtml } from './charset.ts';
+import { splitCallerHeaders } from './headers.ts';
 import { openResponse, type Redirect, type Resolver } from './index.ts';
 import type { VettedUrl } from '../guard/policy.ts';
 
@@ -42,12 +43,14 @@ const SPACES = /\s*/y;
 const isTextual = (mime: string): boolean => mime === 'application/json' || mime.endsWith('+json') || mime.startsWith('text/');
 
 export async function loadPage(url: VettedUrl, { config, budget, headers, resolver, text: readText = false }: LoadOptions): Promise<LoadedPage> {
+  const { everywhere, targetOnly } = splitCallerHeaders(headers);
   const response = await openResponse(url, {
     policy: config.policy,
     budget,
     userAgent: config.userAgent,
     maxBytes: config.maxBodyBytes,
-    headers,
+    headers: everywhere,
+    targetOnly,
     resolver,
   });
   const { body, cancel, ...meta } = response;
