@@ -11,6 +11,7 @@ import type { Config } from '../config.ts';
 import { GlanceError } from '../errors.ts';
 import type { Redirect } from '../fetch/index.ts';
 import type { Resolver } from '../guard/lookup.ts';
+import type { Outbound } from '../guard/outbound.ts';
 import { DEFAULTS, type Options, type OverlayOptions, type ScreenshotOptions } from '../query/options.ts';
 import { checkSelectors, prepare, settle } from './actions.ts';
 import { adblocker, enableAdblock } from './adblock.ts';
@@ -34,6 +35,8 @@ export interface RenderRequest {
   budget: Budget;
   /** `evaluate` sources of custom data rules, run after the html capture. */
   capture: { screenshot: boolean; pdf: boolean; html: boolean; evaluate?: readonly string[] };
+  /** The answer's allowance of outbound requests, for what Glance itself fetches (the overlay's background). */
+  outbound?: Outbound | undefined;
 }
 
 export interface RenderResult {
@@ -98,7 +101,7 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
   const env: PageEnv = { host, policy: config.policy, resolver };
   const limiter = new Limiter(MAX_PAGES);
 
-  async function render({ url, options, budget, capture }: RenderRequest): Promise<RenderResult> {
+  async function render({ url, options, budget, capture, outbound }: RenderRequest): Promise<RenderResult> {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new GlanceError('EINVALURL', `Only http(s) pages can be rendered, not ${url.protocol} addresses.`);
     }
@@ -148,7 +151,7 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
         if (shot && language) await showCode(open, language, shot.codeScheme, budget);
         if (shot) {
           const captured = await screenshot(open, shot, emulation.viewport, budget);
-          result.screenshot = shot.overlay ? await frame(open, captured, shot.overlay, shot.quality, budget) : captured;
+          result.screenshot = shot.overlay ? await frame(open, captured, shot.overlay, shot.quality, budget, outbound) : captured;
         }
         if (capture.pdf) result.pdf = await printPdf(open, options.pdf || pdfDefaults(), budget);
         lap('capture');
@@ -161,13 +164,14 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
   }
 
   /** The overlay (lib/browser/overlay.ts), drawn in the capture's own page: no second page, context or proxy. */
-  async function frame(open: OpenPage, capture: Screenshot, overlay: OverlayOptions, quality: number, budget: Budget): Promise<Screenshot> {
+  async function frame(open: OpenPage, capture: Screenshot, overlay: OverlayOptions, quality: number, budget: Budget, outbound: Outbound | undefined): Promise<Screenshot> {
     const fetchImage = imageFetcher({
       policy: config.policy,
       budget,
       userAgent: config.userAgent,
       maxBytes: config.maxBodyBytes,
       resolver,
+      outbound,
     });
     const renderHtml: OverlayDeps['renderHtml'] = async (html, viewport, options) => {
       const { page } = open;

@@ -8,6 +8,7 @@ import { GlanceError } from '../errors.ts';
 import { decodedBody, drain, release, tooLarge } from './body.ts';
 import { agentFor } from './agents.ts';
 import type { Resolver } from '../guard/lookup.ts';
+import type { Outbound } from '../guard/outbound.ts';
 import { fetchFailure, timedOut, type Attempt } from './errors.ts';
 import { exchange, type RawResponse } from './exchange.ts';
 import { requestHeaders, responseHeaders } from './headers.ts';
@@ -41,6 +42,8 @@ export interface FetchOptions {
   maxRedirects?: number;
   /** Default: the system resolver. Tests inject one. */
   resolver?: Resolver;
+  /** The answer's allowance of outbound requests; every exchange, redirect hops included, takes one. */
+  outbound?: Outbound | undefined;
 }
 
 export interface FetchResponse {
@@ -104,6 +107,7 @@ export async function openResponse(target: string | VettedUrl, options: FetchOpt
   for (;;) {
     const attempt: Attempt = { url, signal, started };
     if (signal.aborted) throw timedOut(attempt);
+    options.outbound?.take(url);
     let response: RawResponse;
     try {
       response = await exchange(url, { agents, method, headers, signal });
