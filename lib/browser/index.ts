@@ -122,6 +122,7 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
       javascript: options.javascript,
       reducedMotion: !options.animations,
       headers: options.headers,
+      origin: url.origin,
     };
     // The engine is built once per process; its first build overlaps the queue and the launch.
     if (options.adblock) void adblocker().catch(() => undefined);
