@@ -17,7 +17,7 @@ import type { Viewport } from './devices.ts';
 import { browserTimeout, isGone, pageCrashed } from './errors.ts';
 import { MIN_RENDER_MS } from './limiter.ts';
 import { startProxy, type GuardedProxy } from './proxy.ts';
-import { interceptHeaders } from './request-headers.ts';
+import { interceptRequests } from './intercept.ts';
 
 export interface PageEnv {
   readonly host: BrowserHost;
@@ -35,7 +35,7 @@ export interface PageSetup {
   readonly reducedMotion: boolean;
   /**
    * Caller headers: `user-agent` overrides `userAgent`, `accept-language` goes to every request, the others only
-   * to requests to `origin` (lib/browser/request-headers.ts).
+   * to requests to `origin` (lib/browser/intercept.ts).
    */
   readonly headers: Readonly<Record<string, string>>;
   /** The target's origin, the only one the caller's credentials go to; none for a page without a target. */
@@ -81,7 +81,7 @@ async function applySetup(page: Page, setup: PageSetup): Promise<void> {
     emulateMedia(page, setup.mediaType, features),
     // accept-language is CORS-safelisted, so setting it for every request triggers no preflight.
     Object.keys(everywhere).length > 0 ? page.setExtraHTTPHeaders(everywhere) : undefined,
-    interceptHeaders(page, setup.origin, targetOnly),
+    interceptRequests(page, setup.origin, targetOnly),
   ]);
 }
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import type { IncomingHttpHeaders } from 'node:http';
 import { after, before, describe, test } from 'node:test';
-import { outgoingHeaders } from '../../lib/browser/request-headers.ts';
+import { outgoingHeaders } from '../../lib/browser/intercept.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { q, startApp, type Service } from '../helpers/service.ts';
 
