@@ -11,6 +11,8 @@ export const ERRORS = {
   EINVALOVERLAYBG: 400,
   EINVALEMBED: 400,
   EINVALDATA: 400,
+  /** A Microlink parameter Glance does not offer: refused by name, never silently ignored. */
+  EUNSUPPORTED: 400,
   EFORBIDDENURL: 403,
   EMAXREDIRECTS: 400,
   ETOOLARGE: 413,

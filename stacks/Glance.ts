@@ -102,7 +102,7 @@ export function Glance({ app, stack }: StackContext) {
     // The function's own CORS middleware answers preflights; API Gateway's would replace its exposed x-* headers.
     cors: false,
     defaults: { throttle: settings.throttle },
-    routes: { 'GET /': fn, 'HEAD /': fn, 'OPTIONS /': fn },
+    routes: { 'GET /': fn, 'HEAD /': fn, 'OPTIONS /': fn, 'GET /health': fn },
   });
   const apiCdn = createApiCdn(stack, api.cdk.httpApi, { domain: settings.apiDomain, keyed: Boolean(settings.apiKeysParameter) });
 

@@ -133,13 +133,15 @@ interface Outcome {
 
 /**
  * While a page is slow to open, its browser is probed until it opens; browser.ts kills one that stopped
- * answering, which fails this attempt at once so withPage can retry on a fresh browser.
+ * answering, which fails this attempt at once so withPage can retry on a fresh browser. A silent probe is
+ * followed at once by the next (the verdict needs several in a row); one that answered, only after
+ * OPEN_SLOW_MS more, so a browser that is merely busy is not also flooded with probes.
  */
 function watchOpening(host: BrowserHost, browser: Browser): () => void {
   let stopped = false;
   const check = async (): Promise<void> => {
-    await host.probe(browser);
-    if (!stopped && !host.isGone(browser)) timer = setTimeout(() => void check(), 0);
+    const answered = await host.probe(browser);
+    if (!stopped && !host.isGone(browser)) timer = setTimeout(() => void check(), answered ? OPEN_SLOW_MS : 0);
   };
   let timer = setTimeout(() => void check(), OPEN_SLOW_MS);
   return () => {

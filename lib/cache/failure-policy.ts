@@ -52,6 +52,7 @@ const KINDS: Record<ErrorCode, FailureKind> = {
   EINVALSTTL: 'caller',
   EINVALOVERLAYBG: 'caller',
   EINVALDATA: 'caller',
+  EUNSUPPORTED: 'caller',
   EMETHOD: 'caller',
   EAUTH: 'caller',
   // The field the caller chose to embed is absent: a question of which field to ask for.

@@ -62,20 +62,30 @@ const hostKey = (hostname: string): string => hostname.toLowerCase().replace(/\.
 export class AddressPolicy {
   readonly #hosts: ReadonlySet<string>;
   readonly #ranges: readonly Range[];
+  readonly #local: boolean;
   /** `host:port` of the service's own public addresses, never fetched (lib/guard/loop.ts). */
   readonly #own: ReadonlySet<string>;
 
-  private constructor(hosts: Set<string>, ranges: Range[], own: Set<string>) {
+  private constructor(hosts: Set<string>, ranges: Range[], local: boolean, own: Set<string>) {
     this.#hosts = hosts;
     this.#ranges = ranges;
+    this.#local = local;
     this.#own = own;
+  }
+
+  /**
+   * What to add to a refusal: on one machine (`local`), how a developer fetches their own pages; deployed,
+   * nothing (a stranger cannot change the setting, and the refusal is the answer).
+   */
+  refusalHint(host: string): string {
+    return this.#local ? ` To fetch it from this machine while developing, add it to GLANCE_ALLOW_HOSTS (e.g. GLANCE_ALLOW_HOSTS=${host}).` : '';
   }
 
   /**
    * Comma-separated exemptions: host names (exact, case-insensitive), IP addresses, or CIDR ranges. '' = none.
    * Throws a RangeError naming an entry that is none of those. `own`: the service's own public base URLs.
    */
-  static fromSetting(setting: string, own: readonly string[] = []): AddressPolicy {
+  static fromSetting(setting: string, { local = false, own = [] }: { local?: boolean; own?: readonly string[] } = {}): AddressPolicy {
     const hosts = new Set<string>();
     const ranges: Range[] = [];
     for (const entry of setting.split(',').map((part) => part.trim()).filter(Boolean)) {
@@ -91,7 +101,7 @@ export class AddressPolicy {
       }
     }
     const authorities = new Set(own.map((url) => URL.parse(url)).filter((url) => url !== null).map(authorityOf));
-    return new AddressPolicy(hosts, ranges, authorities);
+    return new AddressPolicy(hosts, ranges, local, authorities);
   }
 
   /** True when `url` names the service itself (same host and port as one of its public addresses). */
@@ -200,7 +210,7 @@ export function parseTarget(raw: string | undefined, policy: AddressPolicy, subj
   if (forbidden) {
     throw new GlanceError(
       'EFORBIDDENURL',
-      `${subject} ${shown(url.href)} points to ${host}, which is not a public address: only public hosts can be fetched.`,
+      `${subject} ${shown(url.href)} points to ${host}, which is not a public address: only public hosts can be fetched.${policy.refusalHint(host)}`,
       { data: { url: 'must point to a public address' } },
     );
   }

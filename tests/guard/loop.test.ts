@@ -73,7 +73,7 @@ describe('loop refusal', () => {
   });
 
   test('parseTarget refuses an own address whatever its default port spelling', () => {
-    const policy = AddressPolicy.fromSetting('', ['https://glance.example']);
+    const policy = AddressPolicy.fromSetting('', { own: ['https://glance.example'] });
     for (const url of ['https://glance.example/', 'https://GLANCE.example:443/?url=x', 'https://glance.example./']) {
       assert.throws(() => parseTarget(url, policy), (error: unknown) => error instanceof GlanceError && error.code === 'ELOOP', url);
     }
