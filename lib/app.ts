@@ -18,6 +18,7 @@ import {
 import type { Config } from './config.ts';
 import { GlanceError } from './errors.ts';
 import { parseTarget, type Resolver, type VettedUrl } from './fetch/index.ts';
+import { HOP_HEADER, loopFromHop } from './guard/loop.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import { pickPaths } from './http/data-paths.ts';
 import { runPipeline, type PipelineDeps } from './pipeline/index.ts';
@@ -136,6 +137,8 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         throw new GlanceError('EMETHOD', `The method ${request.method} is not allowed: use GET or HEAD.`);
       }
+      // Before the key check and the cache: a request from a Glance does no work at all, whoever sent it.
+      if (request.headers[HOP_HEADER] !== undefined) throw loopFromHop();
       // One clock for the whole request, started when it arrived and never past what the transport allows
       // (a Lambda invocation's remaining time): the key check and the cache read are inside it too.
       const limit = request.deadline ?? Infinity;

@@ -86,9 +86,9 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return value;
 }
 
-function policy(setting: string, local: boolean): AddressPolicy {
+function policy(setting: string, local: boolean, own: readonly string[]): AddressPolicy {
   try {
-    return AddressPolicy.fromSetting(setting, { local });
+    return AddressPolicy.fromSetting(setting, { local, own });
   } catch (error) {
     throw new ConfigError(`GLANCE_ALLOW_HOSTS: ${(error as Error).message}`, { cause: error });
   }
@@ -159,7 +159,9 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: integer(env, 'GLANCE_SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS, 0, 10 * 60_000),
     publicUrl,
     // AWS_LAMBDA_FUNCTION_NAME is set by the Lambda runtime itself: without it, this is the one-machine service.
-    policy: policy(env.GLANCE_ALLOW_HOSTS ?? '', !env.AWS_LAMBDA_FUNCTION_NAME),
+    // Its own public address is never a target (lib/guard/loop.ts). CDN_URL is not listed: the asset CDN only
+    // serves stored files and never calls Glance, so a page showing a Glance screenshot must stay reachable.
+    policy: policy(env.GLANCE_ALLOW_HOSTS ?? '', !env.AWS_LAMBDA_FUNCTION_NAME, [publicUrl]),
     maxBodyBytes: integer(env, 'GLANCE_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     userAgent: env.GLANCE_USER_AGENT || DEFAULT_USER_AGENT,
     docsUrl: env.GLANCE_DOCS_URL || DOCS_URL,

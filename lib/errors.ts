@@ -24,6 +24,8 @@ export const ERRORS = {
   ETIMEOUT: 504,
   /** No browser page for this request now (queue full, too little time left, stopping): retry later. */
   EBUSY: 503,
+  /** The request came from Glance itself (its hop header), or the target is Glance's own address: a loop. */
+  ELOOP: 508,
   EMETHOD: 405,
   EAUTH: 401,
   /** Over a rate limit or quota. Answered at the edge (stacks/rate-limit.ts), before the function runs. */

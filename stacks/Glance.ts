@@ -94,6 +94,9 @@ export function Glance({ app, stack }: StackContext) {
       GLANCE_S3_BUCKET: assets.bucketName,
       GLANCE_S3_REGION: stack.region,
       CDN_URL: assetCdn.url,
+      // Its own address is never fetched (lib/guard/loop.ts). Only a custom domain can be named here: the API
+      // distribution's own domain depends on the function, which would be a cycle; the hop header covers that case.
+      ...(settings.apiDomain ? { GLANCE_PUBLIC_URL: `https://${settings.apiDomain.name}` } : {}),
       GLANCE_CACHE_BUCKET: cache.bucketName,
       GLANCE_RETENTION: `${settings.retentionDays}d`,
       ...(settings.apiKeysParameter ? { GLANCE_API_KEYS_PARAMETER: settings.apiKeysParameter } : {}),

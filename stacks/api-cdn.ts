@@ -68,7 +68,9 @@ export function createApiCdn(scope: Construct, httpApi: HttpApi, options: ApiCdn
   const originRequestPolicy = new OriginRequestPolicy(scope, 'ApiOriginRequestPolicy', {
     comment: 'Glance: the query string and the API key reach the function',
     queryStringBehavior: OriginRequestQueryStringBehavior.all(),
-    headerBehavior: OriginRequestHeaderBehavior.allowList('x-api-key'),
+    // x-glance-hop (lib/guard/loop.ts) must reach the function, or a Glance calling this endpoint would go
+    // unrecognised. It is not in the cache key: its answer (ELOOP) is no-store, and a cached answer costs no loop.
+    headerBehavior: OriginRequestHeaderBehavior.allowList('x-api-key', 'x-glance-hop'),
     cookieBehavior: OriginRequestCookieBehavior.none(),
   });
   // The HTTP API's own host: API Gateway routes on the Host header, so the viewer's Host must not be forwarded.

@@ -11,6 +11,7 @@ import type { Config } from '../config.ts';
 import { GlanceError } from '../errors.ts';
 import type { Redirect } from '../fetch/index.ts';
 import type { Resolver } from '../guard/lookup.ts';
+import type { Outbound } from '../guard/outbound.ts';
 import { DEFAULTS, type Options, type OverlayOptions, type ScreenshotOptions } from '../query/options.ts';
 import { checkSelectors, prepare, settle } from './actions.ts';
 import { adblocker, enableAdblock } from './adblock.ts';
@@ -35,6 +36,8 @@ export interface RenderRequest {
   budget: Budget;
   /** `evaluate` sources of custom data rules, run after the html capture. */
   capture: { screenshot: boolean; pdf: boolean; html: boolean; evaluate?: readonly string[] };
+  /** The answer's allowance of outbound requests, for what Glance itself fetches (the overlay's background). */
+  outbound?: Outbound | undefined;
 }
 
 export interface RenderResult {
@@ -100,7 +103,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
   const env: PageEnv = { host, policy: config.policy, resolver, events };
   const limiter = new Limiter(MAX_PAGES);
 
-  async function render({ url, options, budget, capture }: RenderRequest): Promise<RenderResult> {
+  async function render({ url, options, budget, capture, outbound }: RenderRequest): Promise<RenderResult> {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new GlanceError('EINVALURL', `Only http(s) pages can be rendered, not ${url.protocol} addresses.`);
     }
@@ -121,6 +124,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
       javascript: options.javascript,
       reducedMotion: !options.animations,
       headers: options.headers,
+      origin: url.origin,
     };
     // The engine is built once per process; its first build overlaps the queue and the launch.
     if (options.adblock) void adblocker().catch(() => undefined);
@@ -150,7 +154,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
         if (shot && language) await showCode(open, language, shot.codeScheme, budget);
         if (shot) {
           const captured = await screenshot(open, shot, emulation.viewport, budget);
-          result.screenshot = shot.overlay ? await frame(open, captured, shot.overlay, shot.quality, budget) : captured;
+          result.screenshot = shot.overlay ? await frame(open, captured, shot.overlay, shot.quality, budget, outbound) : captured;
         }
         if (capture.pdf) result.pdf = await printPdf(open, options.pdf || pdfDefaults(), budget);
         lap('capture');
@@ -163,13 +167,14 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
   }
 
   /** The overlay (lib/browser/overlay.ts), drawn in the capture's own page: no second page, context or proxy. */
-  async function frame(open: OpenPage, capture: Screenshot, overlay: OverlayOptions, quality: number, budget: Budget): Promise<Screenshot> {
+  async function frame(open: OpenPage, capture: Screenshot, overlay: OverlayOptions, quality: number, budget: Budget, outbound: Outbound | undefined): Promise<Screenshot> {
     const fetchImage = imageFetcher({
       policy: config.policy,
       budget,
       userAgent: config.userAgent,
       maxBytes: config.maxBodyBytes,
       resolver,
+      outbound,
     });
     const renderHtml: OverlayDeps['renderHtml'] = async (html, viewport, options) => {
       const { page } = open;

@@ -99,7 +99,31 @@ function glanceArgs(proxyUrl: string): string[] {
     // Each renderer's V8 heap is capped, so a page that allocates without end dies alone (puppeteer's 'error'
     // event → EPAGECRASH) instead of swapping the whole Lambda out of memory with the pages beside it.
     `--js-flags=--max-old-space-size=${RENDERER_HEAP_MB}`,
+    // window.open, target=_blank and friends create no page (window.open answers null): 1 000 popups measured
+    // 2.2 GB otherwise (issue 11). Glance captures one page; pages it opens itself over CDP are not affected.
+    '--block-new-web-contents',
   ];
+}
+
+/**
+ * The only environment variables Chromium gets (issue 11 item 8): finding its libraries, fonts, a home and the
+ * time zone. Everything else stays with Node — above all AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY and
+ * AWS_SESSION_TOKEN, which Lambda puts in every function's environment and which a process running strangers'
+ * JavaScript unsandboxed must not hold.
+ */
+export const CHROMIUM_ENV: readonly string[] = [
+  'PATH', 'HOME', 'TMPDIR', 'TZ', 'LANG', 'LANGUAGE', 'LC_ALL',
+  'LD_LIBRARY_PATH', 'FONTCONFIG_PATH', 'FONTCONFIG_FILE', 'XDG_CONFIG_HOME', 'XDG_CACHE_HOME',
+];
+
+/** `source` narrowed to CHROMIUM_ENV. */
+export function chromiumEnv(source: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of CHROMIUM_ENV) {
+    const value = source[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
 }
 
 /**
@@ -150,6 +174,9 @@ export async function launchChromium({ chromium, proxyUrl, extraArgs = [] }: Lau
     // The headless shell only knows the old headless mode; a full Chromium only the new one.
     headless: chromium.mode === 'lambda' || path.includes('headless-shell') ? 'shell' : true,
     args: [...args, ...glanceArgs(proxyUrl), ...extraArgs],
+    // Read at launch, not from Config: @sparticuz/chromium sets FONTCONFIG_PATH, HOME and LD_LIBRARY_PATH in
+    // process.env only when executablePath() unpacks it (just above), and Chromium needs those values.
+    env: chromiumEnv(process.env),
     // A pipe instead of a DevTools port: nothing else on the machine (a page included, when loopback is
     // exempted for development) can connect to the browser and drive it.
     pipe: true,

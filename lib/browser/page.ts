@@ -8,7 +8,7 @@ import type { Browser, BrowserContext, MediaFeature, Page } from 'puppeteer-core
 import type { Budget } from '../time/budget.ts';
 import { GlanceError } from '../errors.ts';
 import type { Resolver } from '../guard/lookup.ts';
-import { requestHeaders } from '../fetch/headers.ts';
+import { requestHeaders, splitCallerHeaders } from '../fetch/headers.ts';
 import type { AddressPolicy } from '../guard/policy.ts';
 import type { ColorScheme, MediaType } from '../query/options.ts';
 import type { BrowserHost, Lease } from './browser.ts';
@@ -17,6 +17,7 @@ import type { Viewport } from './devices.ts';
 import { browserTimeout, isGone, pageCrashed } from './errors.ts';
 import { MIN_RENDER_MS } from './limiter.ts';
 import { startProxy, type GuardedProxy } from './proxy.ts';
+import { interceptRequests } from './intercept.ts';
 
 /** What went wrong with the browser, for whoever counts it (the Lambda handler's metrics). */
 export interface BrowserEvents {
@@ -41,8 +42,13 @@ export interface PageSetup {
   readonly javascript: boolean;
   /** Emulates `prefers-reduced-motion: reduce` (with `animations=false`). */
   readonly reducedMotion: boolean;
-  /** Caller headers for every request of the page (`user-agent` among them overrides `userAgent`). */
+  /**
+   * Caller headers: `user-agent` overrides `userAgent`, `accept-language` goes to every request, the others only
+   * to requests to `origin` (lib/browser/intercept.ts).
+   */
   readonly headers: Readonly<Record<string, string>>;
+  /** The target's origin, the only one the caller's credentials go to; none for a page without a target. */
+  readonly origin?: string | undefined;
   /** No network at all: every request is refused (renderHtml). */
   readonly offline?: boolean;
 }
@@ -75,14 +81,16 @@ async function applySetup(page: Page, setup: PageSetup): Promise<void> {
   const features: MediaFeature[] = [];
   if (setup.colorScheme !== 'no-preference') features.push({ name: 'prefers-color-scheme', value: setup.colorScheme });
   if (setup.reducedMotion) features.push({ name: 'prefers-reduced-motion', value: 'reduce' });
-  const headers = extraHeaders(setup.headers);
+  const { everywhere, targetOnly } = splitCallerHeaders(extraHeaders(setup.headers));
   page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
   await Promise.all([
     page.setViewport(setup.viewport),
     page.setUserAgent({ userAgent }),
     setup.javascript ? undefined : page.setJavaScriptEnabled(false),
     emulateMedia(page, setup.mediaType, features),
-    Object.keys(headers).length > 0 ? page.setExtraHTTPHeaders(headers) : undefined,
+    // accept-language is CORS-safelisted, so setting it for every request triggers no preflight.
+    Object.keys(everywhere).length > 0 ? page.setExtraHTTPHeaders(everywhere) : undefined,
+    interceptRequests(page, setup.origin, targetOnly),
   ]);
 }
 

@@ -74,8 +74,14 @@ const authority = (url: URL): string => `${url.hostname}:${defaultPort(url)}`;
 /** The key a failure is kept under: the URL for plain requests, `host:port` for tunnels. */
 const failureKey = (url: URL): string => (url.protocol === 'http:' ? url.href.replace(/#.*$/, '') : authority(url));
 
-const statusLine = (error: GlanceError, unreachable: string): string =>
-  error.code === 'EFORBIDDENURL' ? '403 Forbidden' : error.code === 'EINVALURL' ? '400 Bad Request' : unreachable;
+/** How the proxy answers Chromium for a request it refused; anything else it could not carry out is 502. */
+const REFUSALS: Partial<Record<GlanceError['code'], readonly [number, string]>> = {
+  EFORBIDDENURL: [403, 'Forbidden'],
+  EINVALURL: [400, 'Bad Request'],
+  ELOOP: [508, 'Loop Detected'],
+};
+const statusOf = (error: GlanceError): readonly [number, string] => REFUSALS[error.code] ?? [502, 'Bad Gateway'];
+const statusLine = (error: GlanceError): string => statusOf(error).join(' ');
 
 export async function startProxy({ policy, resolver = systemResolver, offline = false }: ProxyOptions): Promise<GuardedProxy> {
   const lookup = guardedLookup(policy, resolver);
@@ -88,13 +94,13 @@ export async function startProxy({ policy, resolver = systemResolver, offline = 
   const record = (target: string, error: GlanceError): GlanceError => {
     const failure = { target, error };
     failures.set(target, failure);
-    if (error.code === 'EFORBIDDENURL' && refused.length < MAX_LOGGED) refused.push(failure);
+    if ((error.code === 'EFORBIDDENURL' || error.code === 'ELOOP') && refused.length < MAX_LOGGED) refused.push(failure);
     return error;
   };
   const unreachable = (url: URL, error: unknown): GlanceError =>
     record(failureKey(url), fetchFailure(error, { url, signal: new AbortController().signal, started: performance.now() }));
 
-  /** Vetted as the fetcher vets a caller's URL; records and throws EINVALURL / EFORBIDDENURL. */
+  /** Vetted as the fetcher vets a caller's URL; records and throws EINVALURL / EFORBIDDENURL / ELOOP. */
   const vet = (raw: string, key: string): URL => {
     try {
       if (offline) throw new GlanceError('EFORBIDDENURL', `${raw} was not loaded: this page may not use the network.`);
@@ -113,7 +119,7 @@ export async function startProxy({ policy, resolver = systemResolver, offline = 
       url = vet(raw, raw.replace(/#.*$/, ''));
     } catch (error) {
       const reason = error as GlanceError;
-      res.writeHead(reason.code === 'EFORBIDDENURL' ? 403 : 400, { 'content-type': 'text/plain' }).end(reason.message);
+      res.writeHead(statusOf(reason)[0], { 'content-type': 'text/plain' }).end(reason.message);
       return;
     }
     const upstream = httpRequest({
@@ -133,7 +139,7 @@ export async function startProxy({ policy, resolver = systemResolver, offline = 
     upstream.on('error', (error) => {
       const reason = unreachable(url, error);
       if (res.headersSent) res.destroy();
-      else res.writeHead(reason.code === 'EFORBIDDENURL' ? 403 : 502, { 'content-type': 'text/plain' }).end(reason.message);
+      else res.writeHead(statusOf(reason)[0], { 'content-type': 'text/plain' }).end(reason.message);
     });
     req.pipe(upstream);
     // Chromium gave up on the request (page closed, fetch aborted): stop the upstream exchange too.
@@ -151,7 +157,7 @@ export async function startProxy({ policy, resolver = systemResolver, offline = 
     try {
       url = vet(raw, URL.canParse(raw) ? authority(new URL(raw)) : (req.url ?? ''));
     } catch (error) {
-      client.end(`HTTP/1.1 ${statusLine(error as GlanceError, '502 Bad Gateway')}\r\n\r\n`);
+      client.end(`HTTP/1.1 ${statusLine(error as GlanceError)}\r\n\r\n`);
       return;
     }
     const server: Socket = connect({ host: bareHost(url), port: defaultPort(url), lookup });
@@ -168,7 +174,7 @@ export async function startProxy({ policy, resolver = systemResolver, offline = 
     });
     server.on('error', (error) => {
       if (connected) return void client.destroy();
-      client.end(`HTTP/1.1 ${statusLine(unreachable(url, error), '502 Bad Gateway')}\r\n\r\n`);
+      client.end(`HTTP/1.1 ${statusLine(unreachable(url, error))}\r\n\r\n`);
     });
   };
 

@@ -30,6 +30,9 @@ const KINDS: Record<ErrorCode, FailureKind> = {
   // Reached the cache only after the literal-address check, so it comes from DNS or a redirect hop: the name
   // resolves to (or redirects to) an address that is not public, which is a fact about the target.
   EFORBIDDENURL: 'target',
+  // Reached the cache only after the target itself was checked, so a redirect led back to Glance: the same for
+  // every caller. (A request that carries Glance's hop header is refused before the cache.)
+  ELOOP: 'target',
   // The page's own renderer crashed (out of its heap cap, say): what this page does to any browser that loads it.
   EPAGECRASH: 'target',
   // The whole request's `timeout`: the caller's budget, or a busy service.

@@ -6,8 +6,10 @@ import type { Budget } from '../time/budget.ts';
 import type { Config } from '../config.ts';
 import { essence, HTML_TYPES } from '../media/types.ts';
 import { decodeHtml } from './charset.ts';
+import { splitCallerHeaders } from './headers.ts';
 import { openResponse, type Redirect, type Resolver } from './index.ts';
 import type { VettedUrl } from '../guard/policy.ts';
+import type { Outbound } from '../guard/outbound.ts';
 
 export interface LoadedPage {
   url: string;
@@ -30,6 +32,7 @@ export interface LoadOptions {
   budget: Budget;
   headers: Record<string, string>;
   resolver?: Resolver | undefined;
+  outbound?: Outbound | undefined;
   /** Read JSON and text bodies too (custom data rules may parse them), not only HTML. */
   text?: boolean;
 }
@@ -41,14 +44,17 @@ const HTML_START = /<(?:!doctype\s+html|html|head|body|meta|title|link|script)\b
 const SPACES = /\s*/y;
 const isTextual = (mime: string): boolean => mime === 'application/json' || mime.endsWith('+json') || mime.startsWith('text/');
 
-export async function loadPage(url: VettedUrl, { config, budget, headers, resolver, text: readText = false }: LoadOptions): Promise<LoadedPage> {
+export async function loadPage(url: VettedUrl, { config, budget, headers, resolver, outbound, text: readText = false }: LoadOptions): Promise<LoadedPage> {
+  const { everywhere, targetOnly } = splitCallerHeaders(headers);
   const response = await openResponse(url, {
     policy: config.policy,
     budget,
     userAgent: config.userAgent,
     maxBytes: config.maxBodyBytes,
-    headers,
+    headers: everywhere,
+    targetOnly,
     resolver,
+    outbound,
   });
   const { body, cancel, ...meta } = response;
   const contentType = response.headers['content-type'];

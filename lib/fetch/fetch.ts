@@ -8,9 +8,10 @@ import { GlanceError } from '../errors.ts';
 import { decodedBody, drain, release, tooLarge } from './body.ts';
 import { agentFor } from './agents.ts';
 import type { Resolver } from '../guard/lookup.ts';
+import type { Outbound } from '../guard/outbound.ts';
 import { fetchFailure, timedOut, type Attempt } from './errors.ts';
 import { exchange, type RawResponse } from './exchange.ts';
-import { requestHeaders, responseHeaders, withoutCredentials } from './headers.ts';
+import { requestHeaders, responseHeaders } from './headers.ts';
 import { parseTarget, type AddressPolicy, type VettedUrl } from '../guard/policy.ts';
 
 export type { Resolver } from '../guard/lookup.ts';
@@ -29,13 +30,20 @@ export interface FetchOptions {
   userAgent: string;
   /** Decompressed body limit; more is ETOOLARGE. */
   maxBytes: number;
-  /** Caller headers forwarded to the target, overriding the defaults (hop-by-hop ones are dropped). */
+  /** Headers for every hop, overriding the defaults (hop-by-hop ones are dropped). */
   headers?: Record<string, string>;
+  /**
+   * The caller's headers for the target's origin only (credentials, tokens): sent while the redirects stay on the
+   * first URL's origin and dropped for good once one leaves it, as browsers drop `authorization`.
+   */
+  targetOnly?: Record<string, string>;
   method?: 'GET' | 'HEAD';
   /** Default 10; more is EMAXREDIRECTS. */
   maxRedirects?: number;
   /** Default: the system resolver. Tests inject one. */
   resolver?: Resolver;
+  /** The answer's allowance of outbound requests; every exchange, redirect hops included, takes one. */
+  outbound?: Outbound | undefined;
 }
 
 export interface FetchResponse {
@@ -93,12 +101,13 @@ export async function openResponse(target: string | VettedUrl, options: FetchOpt
   const signal = options.budget.signal();
   const started = performance.now();
   let url = typeof target === 'string' ? parseTarget(target, policy) : target;
-  let headers = requestHeaders(options.userAgent, options.headers);
+  let headers = requestHeaders(options.userAgent, { ...options.headers, ...options.targetOnly });
   const redirects: Redirect[] = [];
 
   for (;;) {
     const attempt: Attempt = { url, signal, started };
     if (signal.aborted) throw timedOut(attempt);
+    options.outbound?.take(url);
     let response: RawResponse;
     try {
       response = await exchange(url, { agents, method, headers, signal });
@@ -112,7 +121,7 @@ export async function openResponse(target: string | VettedUrl, options: FetchOpt
       const next = redirectTarget(location, url, policy);
       if (redirects.length >= maxRedirects) throw tooManyRedirects(redirects, next, maxRedirects);
       // Only GET and HEAD are sent, and the Fetch standard keeps both through every redirect status.
-      if (next.origin !== url.origin) headers = withoutCredentials(headers);
+      if (next.origin !== url.origin) headers = requestHeaders(options.userAgent, options.headers);
       redirects.push({ statusCode: response.statusCode, url: next.href });
       url = next;
       continue;

@@ -1,5 +1,6 @@
 /** Request headers sent to targets and response headers handed back to callers. */
 import { invalidParam } from '../errors.ts';
+import { HOP_HEADER, HOP_VALUE } from '../guard/loop.ts';
 import { CLIENT_MANAGED, HOP_BY_HOP } from '../http/hop-by-hop.ts';
 
 /** What Chrome sends for a navigation, so servers answer Glance the page a browser would get. */
@@ -15,8 +16,22 @@ export const ACCEPT_ENCODING = 'gzip, deflate, br';
  */
 const DROPPED: ReadonlySet<string> = new Set([...CLIENT_MANAGED, 'proxy-authorization', 'accept-encoding']);
 
-/** Dropped when a redirect leaves the origin, as browsers and undici do, so credentials go nowhere unasked. */
-const CREDENTIALS = ['authorization', 'cookie'];
+/**
+ * The caller's headers a browser would send to every origin: preferences, not secrets. Every other header the
+ * caller gives (`authorization`, `cookie`, any `x-api-header-*`) is for the target's origin only (issue 11 item 5).
+ */
+const EVERYWHERE: ReadonlySet<string> = new Set(['user-agent', 'accept-language']);
+
+/** The caller's headers split into those sent to every origin and those kept for the target's origin. */
+export function splitCallerHeaders(caller: Readonly<Record<string, string>>): { everywhere: Record<string, string>; targetOnly: Record<string, string> } {
+  const everywhere: Record<string, string> = {};
+  const targetOnly: Record<string, string> = {};
+  for (const [name, value] of Object.entries(caller)) {
+    if (EVERYWHERE.has(name.toLowerCase())) everywhere[name] = value;
+    else targetOnly[name] = value;
+  }
+  return { everywhere, targetOnly };
+}
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 /** A header value must not smuggle line breaks or NUL into the request (response splitting). */
@@ -35,13 +50,9 @@ export function requestHeaders(userAgent: string, caller: Record<string, string>
     if (!DROPPED.has(name)) headers[name] = value;
   }
   headers['accept-encoding'] = ACCEPT_ENCODING;
+  // Last, so no caller header can remove or change it (lib/guard/loop.ts).
+  headers[HOP_HEADER] = HOP_VALUE;
   return headers;
-}
-
-export function withoutCredentials(headers: Record<string, string>): Record<string, string> {
-  const kept = { ...headers };
-  for (const name of CREDENTIALS) delete kept[name];
-  return kept;
 }
 
 /**

@@ -6,6 +6,7 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { GlanceError } from '../errors.ts';
+import { authorityOf, loopToSelf } from './loop.ts';
 import { isBadPort, portOf } from './ports.ts';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
@@ -62,11 +63,14 @@ export class AddressPolicy {
   readonly #hosts: ReadonlySet<string>;
   readonly #ranges: readonly Range[];
   readonly #local: boolean;
+  /** `host:port` of the service's own public addresses, never fetched (lib/guard/loop.ts). */
+  readonly #own: ReadonlySet<string>;
 
-  private constructor(hosts: Set<string>, ranges: Range[], local: boolean) {
+  private constructor(hosts: Set<string>, ranges: Range[], local: boolean, own: Set<string>) {
     this.#hosts = hosts;
     this.#ranges = ranges;
     this.#local = local;
+    this.#own = own;
   }
 
   /**
@@ -79,9 +83,9 @@ export class AddressPolicy {
 
   /**
    * Comma-separated exemptions: host names (exact, case-insensitive), IP addresses, or CIDR ranges. '' = none.
-   * Throws a RangeError naming an entry that is none of those.
+   * Throws a RangeError naming an entry that is none of those. `own`: the service's own public base URLs.
    */
-  static fromSetting(setting: string, { local = false }: { local?: boolean } = {}): AddressPolicy {
+  static fromSetting(setting: string, { local = false, own = [] }: { local?: boolean; own?: readonly string[] } = {}): AddressPolicy {
     const hosts = new Set<string>();
     const ranges: Range[] = [];
     for (const entry of setting.split(',').map((part) => part.trim()).filter(Boolean)) {
@@ -96,7 +100,13 @@ export class AddressPolicy {
         hosts.add(hostKey(canonicalHost(entry)));
       }
     }
-    return new AddressPolicy(hosts, ranges, local);
+    const authorities = new Set(own.map((url) => URL.parse(url)).filter((url) => url !== null).map(authorityOf));
+    return new AddressPolicy(hosts, ranges, local, authorities);
+  }
+
+  /** True when `url` names the service itself (same host and port as one of its public addresses). */
+  isOwn(url: URL): boolean {
+    return this.#own.has(authorityOf(url));
   }
 
   /** True when the operator listed this host name. */
@@ -164,7 +174,7 @@ export type VettedUrl = URL & { readonly __vetted: unique symbol };
 
 /**
  * Parses and vets a target address given by a caller or a redirect: throws GlanceError EINVALURL (missing, empty,
- * unparsable, not http/https) or EFORBIDDENURL (an IP-literal host that is not allowed, `localhost` /
+ * unparsable, not http/https), ELOOP (the service's own public address) or EFORBIDDENURL (an IP-literal host that is not allowed, `localhost` /
  * `*.localhost`; a bad port of lib/guard/ports.ts, exempt hosts included). Returns the WHATWG-normalised URL,
  * whose parser already turns `2130706433`, `0x7f.1` and `017700000001` into `127.0.0.1`. Never does DNS: names are checked when connecting.
  */
@@ -189,6 +199,7 @@ export function parseTarget(raw: string | undefined, policy: AddressPolicy, subj
       { data: { url: 'must be an http(s) URL' } },
     );
   }
+  if (policy.isOwn(url)) throw loopToSelf(subject, shown(url.href));
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (!isIP(host) && !isDnsName(host)) {
     throw new GlanceError('EINVALURL', `${subject} "${shown(raw)}" has a host that is not a valid DNS name.`, {

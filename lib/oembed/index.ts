@@ -10,6 +10,9 @@ import { registeredEndpoint, type OembedProvider } from './providers.ts';
 import { endpointUrl, requestOembed, type OembedSizes, type RequestDeps } from './request.ts';
 
 export type { Iframe, IframeScript } from './embed.ts';
+
+/** Endpoints asked per answer: the registry's and a page's JSON and XML links; more are a page fishing for requests. */
+export const MAX_ENDPOINTS = 3;
 export { shippedProviders, type OembedProvider } from './providers.ts';
 
 export interface EmbedDeps extends RequestDeps {
@@ -31,7 +34,7 @@ export async function findIframe(urls: readonly string[], facts: PageFacts | und
     const request = endpointUrl(url, undefined, sizes);
     if (request && !tries.includes(request)) tries.push(request);
   }
-  for (const request of tries) {
+  for (const request of tries.slice(0, MAX_ENDPOINTS)) {
     try {
       const oembed = await requestOembed(request, deps);
       const iframe = oembed && toIframe(oembed);

@@ -5,6 +5,7 @@
 import { Parser } from 'htmlparser2';
 import { fetchPage, type Resolver } from '../fetch/index.ts';
 import type { AddressPolicy } from '../guard/policy.ts';
+import type { Outbound } from '../guard/outbound.ts';
 import type { Budget } from '../time/budget.ts';
 
 /** oEmbed 1.0 §2.3.4, as far as an embed needs it; every member as the provider sent it. */
@@ -20,6 +21,7 @@ export interface RequestDeps {
   readonly userAgent: string;
   readonly budget: Budget;
   readonly resolver?: Resolver | undefined;
+  readonly outbound?: Outbound | undefined;
 }
 
 /** An answer is a few kilobytes of JSON; a megabyte is a provider gone wrong. */
@@ -48,6 +50,7 @@ export async function requestOembed(url: string, deps: RequestDeps): Promise<Oem
     maxBytes: MAX_BYTES,
     headers: { accept: 'application/json, text/xml;q=0.9, application/xml;q=0.9' },
     resolver: deps.resolver,
+    outbound: deps.outbound,
   });
   if (response.statusCode !== 200) return undefined;
   const text = response.body.toString('utf8').trim();

@@ -21,6 +21,11 @@ export interface PingDeps extends ProbeDeps {
 /** Probes of one call running at once; more wait for a slot. */
 const CONCURRENCY = 16;
 /**
+ * Candidates tried per field, best first; the rest are dropped, never queued (issue 11 item 2). Pages declare one
+ * to four images and a handful of icons; a field whose first 8 are all dead has no live one worth the requests.
+ */
+export const MAX_CANDIDATES = 8;
+/**
  * A candidate still unanswered after this long has the next HEDGE_WIDTH candidates of its field probed beside it.
  * Most probes answer within it, so the common case costs no extra request; a field whose first candidates are dead
  * or slow then costs about one slow probe per HEDGE_WIDTH + 1 candidates instead of one per candidate
@@ -75,7 +80,7 @@ export async function pingMedia(
   const answers = await Promise.all(
     fields.map(async ([field, urls = []]): Promise<[MediaField, MediaObject | null]> => {
       if (!flags[field]) return [field, urls[0] ? mediaFromUrl(urls[0]) : null];
-      return [field, await firstReachable(urls, probeUrl(field))];
+      return [field, await firstReachable(urls.slice(0, MAX_CANDIDATES), probeUrl(field))];
     }),
   );
   return Object.fromEntries(answers);

@@ -12,6 +12,7 @@ import type { MediaField } from '../data/fields.ts';
 import type { Budget } from '../time/budget.ts';
 import { GlanceError } from '../errors.ts';
 import { openResponse, type AddressPolicy, type FetchOptions, type FetchResponse, type Resolver } from '../fetch/index.ts';
+import { OutboundLimitError, type Outbound } from '../guard/outbound.ts';
 import type { MediaObject } from '../media/object.ts';
 import { essence, HTML_TYPES, typeFromContentType, typeFromUrl } from '../media/types.ts';
 import { imageDimensions } from '../media/dimensions.ts';
@@ -24,6 +25,8 @@ export interface ProbeDeps {
   policy: AddressPolicy;
   userAgent: string;
   resolver?: Resolver;
+  /** The answer's allowance of outbound requests: a probe past it is unreachable for this answer only. */
+  outbound?: Outbound | undefined;
   /**
    * With `palette`: image and logo probes read the whole body (up to `limit` bytes) in the same GET, without a
    * Range, and leave each complete image's bytes in `sink` by URL, so the palette is decoded from what was
@@ -101,6 +104,7 @@ export async function probeOutcome(url: string, kind: MediaField, budget: Budget
     budget: own,
     userAgent: deps.userAgent,
     resolver: deps.resolver,
+    outbound: deps.outbound,
     // The reading below stops at the bytes it needs, so the fetcher's whole-body limit must not refuse a big file.
     maxBytes: Number.MAX_SAFE_INTEGER,
     headers: { accept: ACCEPT[kind] },
@@ -111,8 +115,9 @@ export async function probeOutcome(url: string, kind: MediaField, budget: Budget
     response = await openHead(url, options, body !== undefined);
   } catch (error) {
     // EFORBIDDENURL, EINVALURL, EFETCH, EMAXREDIRECTS, ETIMEOUT: all mean unreachable.
+    // Neither a deadline cut short nor a spent allowance says anything about the URL: not cached.
     const timedOut = error instanceof GlanceError && error.code === 'ETIMEOUT';
-    return { media: null, lasting: !(timedOut && cutShort) };
+    return { media: null, lasting: !(timedOut && cutShort) && !(error instanceof OutboundLimitError) };
   }
   if (response.statusCode < 200 || response.statusCode > 299) {
     response.cancel();

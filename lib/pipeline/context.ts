@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import type { MediaField as PingField, MetaField } from '../data/fields.ts';
 import type { Resolver, VettedUrl } from '../fetch/index.ts';
 import type { LoadedPage } from '../fetch/document.ts';
+import type { Outbound } from '../guard/outbound.ts';
 import type { PingCache } from '../ping/index.ts';
 import type { DataRules, Options } from '../query/options.ts';
 import type { Storage } from '../storage/index.ts';
@@ -55,6 +56,8 @@ export interface Context {
   readonly timings: Timings;
   readonly deps: PipelineDeps;
   readonly wanted: Wanted;
+  /** This answer's allowance of outbound requests (lib/guard/outbound.ts), shared by every step that fetches. */
+  readonly outbound: Outbound;
   mode: FetchMode;
   page: LoadedPage | undefined;
   /** The loaded HTML parsed once, when a step first asks (parsedPage); cleared when `page` changes. */

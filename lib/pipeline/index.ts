@@ -6,6 +6,7 @@
  */
 import type { LoadedPage } from '../fetch/document.ts';
 import type { VettedUrl } from '../fetch/index.ts';
+import { Outbound } from '../guard/outbound.ts';
 import type { Options } from '../query/options.ts';
 import type { Envelope } from '../http/respond.ts';
 import type { Budget } from '../time/budget.ts';
@@ -42,6 +43,7 @@ export async function runPipeline(url: VettedUrl, options: Options, budget: Budg
     timings,
     deps,
     wanted: wantedOutput(options),
+    outbound: new Outbound(),
     mode: 'skipped',
     page: undefined,
     parsed: undefined,

@@ -168,16 +168,24 @@ describe('redirects', () => {
     assert.deepEqual(page.redirects, []);
   });
 
-  test('credentials do not follow a redirect to another origin', async () => {
-    const headers = { authorization: 'Bearer secret', cookie: 'a=b', 'x-keep': 'kept' };
-    const same = JSON.parse((await fetchPage(`${server.url}/echo`, options({ headers }))).body.toString());
+  test('the target-only headers do not follow a redirect to another origin; the others do', async () => {
+    const targetOnly = { authorization: 'Bearer secret', cookie: 'a=b', 'x-token': 't' };
+    const headers = { 'x-keep': 'kept' };
+    const same = JSON.parse((await fetchPage(`${server.url}/echo`, options({ headers, targetOnly }))).body.toString());
     assert.equal(same.authorization, 'Bearer secret');
-    const page = await fetchPage(`${server.url}/to-other`, options({ headers }));
+    assert.equal(same['x-token'], 't');
+    const page = await fetchPage(`${server.url}/to-other`, options({ headers, targetOnly }));
     assert.equal(page.url, `${other.url}/echo`);
     const sent = JSON.parse(page.body.toString());
     assert.equal(sent.authorization, undefined);
     assert.equal(sent.cookie, undefined);
+    assert.equal(sent['x-token'], undefined);
     assert.equal(sent['x-keep'], 'kept');
+  });
+
+  test('every request carries the hop header, which no caller header can change', async () => {
+    const sent = JSON.parse((await fetchPage(`${server.url}/echo`, options({ headers: { 'X-Glance-Hop': '0' }, targetOnly: { 'x-glance-hop': '' } }))).body.toString());
+    assert.equal(sent['x-glance-hop'], '1');
   });
 
   test('a redirect to a non-http scheme is EINVALURL', async () => {

@@ -112,8 +112,10 @@ describe('the API function', () => {
     assert.equal(env.NODE_OPTIONS, undefined, 'no --enable-source-maps: it costs ~120 ms of cold start');
     assert.equal(env.GLANCE_API_KEYS_PARAMETER, '/glance/prod/api-keys', 'nothing configured on a non-dev stage: the stage\'s keys');
 
+    assert.equal(env.GLANCE_PUBLIC_URL, undefined, 'the CloudFront address would be a dependency cycle; the hop header covers it');
     const configured = envOf(dev);
     assert.equal(configured.CDN_URL, 'https://cdn.example.com');
+    assert.equal(configured.GLANCE_PUBLIC_URL, 'https://api.example.com', 'a custom API domain is its own address, refused as a target');
     assert.equal(configured.GLANCE_API_KEYS_PARAMETER, '/glance/api-keys');
     assert.equal(configured.GLANCE_MAX_BODY_BYTES, '2048');
     assert.equal(configured.GLANCE_ALLOW_HOSTS, undefined, 'the address-policy exemption never reaches Lambda');
@@ -225,7 +227,7 @@ describe('the CloudFront distributions', () => {
     assert.equal(key.EnableAcceptEncodingBrotli, true);
   });
 
-  test('the API distribution compresses, allows GET/HEAD/OPTIONS and forwards the query and the API key to the HTTP API', () => {
+  test('the API distribution compresses, allows GET/HEAD/OPTIONS and forwards the query, the API key and the hop header to the HTTP API', () => {
     const config = apiCdn(prod);
     const behavior = config.DefaultCacheBehavior;
     assert.equal(behavior.Compress, true);
@@ -235,7 +237,7 @@ describe('the CloudFront distributions', () => {
     assert.equal(render(behavior.OriginRequestPolicyId), `<${requestPolicyId}>`);
     const forwarded = requestPolicy.Properties.OriginRequestPolicyConfig;
     assert.deepEqual(forwarded.QueryStringsConfig, { QueryStringBehavior: 'all' });
-    assert.deepEqual(forwarded.HeadersConfig, { HeaderBehavior: 'whitelist', Headers: ['x-api-key'] });
+    assert.deepEqual(forwarded.HeadersConfig, { HeaderBehavior: 'whitelist', Headers: ['x-api-key', 'x-glance-hop'] });
     const origin = config.Origins.find((candidate: { Id: string }) => candidate.Id === behavior.TargetOriginId);
     assert.equal(render(origin.DomainName), `<${idOf(prod, 'AWS::ApiGatewayV2::Api', 'Api')}>.execute-api.${REGION}.amazonaws.com`);
     assert.equal(origin.CustomOriginConfig.OriginProtocolPolicy, 'https-only');

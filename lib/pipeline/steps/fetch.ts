@@ -9,7 +9,7 @@ export const fetch: Step = {
     const { url, options, budget, deps } = ctx;
     ctx.mode = 'fetch';
     ctx.page = await ctx.timings.measure('fetch', () =>
-      loadPage(url, { config: deps.config, budget: budget.slice(Infinity, ANSWER_RESERVE_MS), headers: options.headers, resolver: deps.resolver, text: ctx.wanted.rules !== undefined }),
+      loadPage(url, { config: deps.config, budget: budget.slice(Infinity, ANSWER_RESERVE_MS), headers: options.headers, resolver: deps.resolver, outbound: ctx.outbound, text: ctx.wanted.rules !== undefined }),
     );
   },
 };

@@ -23,6 +23,7 @@ export const iframe: Step = {
         policy: deps.config.policy,
         userAgent: deps.config.userAgent,
         resolver: deps.resolver,
+        outbound: ctx.outbound,
         budget: budget.slice(OEMBED_MS, ANSWER_RESERVE_MS),
       });
     });

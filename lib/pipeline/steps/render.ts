@@ -22,6 +22,7 @@ export async function renderPage(ctx: Context, html: boolean): Promise<void> {
       options,
       budget: budget.slice(Infinity, ANSWER_RESERVE_MS),
       capture: { screenshot: wanted.screenshot, pdf: wanted.pdf, html, evaluate: wanted.evaluate },
+      outbound: ctx.outbound,
     }),
   );
   ctx.mode = 'prerender';

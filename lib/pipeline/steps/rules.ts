@@ -11,6 +11,11 @@ import { parsedPage } from '../parsed.ts';
 
 /** Media probes of the rules of one request at once (the default fields' ping has its own bound). */
 const PING_CONCURRENCY = 16;
+/**
+ * Media values pinged per answer (a `selectorAll` of images can yield thousands): past this they are dropped as
+ * unreachable, never queued (issue 11 item 2). The answer's outbound allowance bounds them further.
+ */
+export const MAX_RULE_MEDIA = 32;
 
 export const rules: Step = {
   name: 'rules',
@@ -19,10 +24,13 @@ export const rules: Step = {
     const { page, wanted, options, budget, deps, timings } = ctx;
     if (!page || !wanted.rules) return;
     const slots = new Semaphore(PING_CONCURRENCY);
-    const probeDeps = { policy: deps.config.policy, userAgent: deps.config.userAgent, resolver: deps.resolver, cache: deps.pingCache };
+    const probeDeps = { policy: deps.config.policy, userAgent: deps.config.userAgent, resolver: deps.resolver, outbound: ctx.outbound, cache: deps.pingCache };
     const pingBudget = budget.slice(Infinity, ANSWER_RESERVE_MS);
-    const media: RulesDeps['media'] = (type, url) =>
-      slots.run(async () => (await pingMedia({ [type]: [url] }, options.ping, pingBudget, probeDeps))[type] ?? null);
+    let pinged = 0;
+    const media: RulesDeps['media'] = async (type, url) => {
+      if (options.ping[type] && ++pinged > MAX_RULE_MEDIA) return null;
+      return slots.run(async () => (await pingMedia({ [type]: [url] }, options.ping, pingBudget, probeDeps))[type] ?? null);
+    };
     // Not HTML (JSON, text): selectors match nothing in an empty document; `attr` rules may still read the body.
     const document = (await parsedPage(ctx))?.dom ?? buildDocument('');
     const values = await timings.measure('rules', () =>
