@@ -6,6 +6,7 @@
 import { CopyObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { createS3Client, isNoSuchKey, s3Failure, type S3Settings } from './s3-client.ts';
 import type { Storage } from '../storage/index.ts';
+import { S3_STORAGE_TIMEOUTS } from '../time/limits.ts';
 import { ASSET_CACHE_CONTROL, contentKey, contentTypeOf, isStorageKey, outOfTime } from '../storage/keys.ts';
 
 const statusOf = (error: unknown): number | undefined =>
@@ -15,7 +16,7 @@ const fatal = (action: string, error: unknown) => s3Failure(`${action} the asset
 
 export function createS3Storage(settings: S3Settings, cdnUrl: string): Storage {
   const { bucket } = settings;
-  const client = createS3Client(settings, { connectionTimeout: 2_000, requestTimeout: 5_000 });
+  const client = createS3Client(settings, S3_STORAGE_TIMEOUTS);
 
   async function exists(key: string, abortSignal: AbortSignal | undefined): Promise<boolean> {
     try {

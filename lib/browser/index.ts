@@ -7,6 +7,7 @@
  */
 import type { Browser } from 'puppeteer-core';
 import type { Budget } from '../time/budget.ts';
+import { CAPTURE_RESERVE_MS } from '../time/limits.ts';
 import type { Config } from '../config.ts';
 import { GlanceError } from '../errors.ts';
 import type { Redirect } from '../fetch/index.ts';
@@ -25,7 +26,7 @@ import { navigate } from './navigate.ts';
 import { applyOverlay, imageFetcher, type OverlayDeps } from './overlay.ts';
 import { withPage, type OpenPage, type PageEnv, type PageSetup } from './page.ts';
 
-export { FULL_PAGE_MAX_PIXELS, ELEMENT_WAIT_MS } from './capture.ts';
+export { FULL_PAGE_MAX_PIXELS } from './capture.ts';
 export { resolveDevice, deviceNames } from './devices.ts';
 
 export interface RenderRequest {
@@ -70,8 +71,7 @@ export interface Renderer {
 
 /** Pages rendering at once: one per core of a 2-vCPU Lambda; more only queue for CPU. */
 const MAX_PAGES = 2;
-/** Kept back from loading and page actions for the capture: at most this, and at most this share of the budget. */
-const CAPTURE_RESERVE_MS = 3000;
+/** The share of the budget kept back for the capture (at most CAPTURE_RESERVE_MS). */
 const CAPTURE_RESERVE_SHARE = 0.3;
 
 const DEFAULT_SCREENSHOT: ScreenshotOptions = {
