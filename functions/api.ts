@@ -14,6 +14,7 @@ import { createLambdaRefresher, isRefreshEvent, type RefreshEvent } from '../lib
 import { loadConfig, type Config } from '../lib/config.ts';
 import { withStandardHeaders } from '../lib/http/headers.ts';
 import type { ApiRequest } from '../lib/http/types.ts';
+import { LAMBDA_RETURN_RESERVE_MS } from '../lib/time/limits.ts';
 import { errorResponse } from '../lib/http/respond.ts';
 import { logger, metrics, tracer } from './observability.ts';
 
@@ -29,6 +30,7 @@ function toApiRequest(event: Event, context: Context): ApiRequest {
     headers,
     requestId: event.requestContext.requestId || context.awsRequestId,
     receivedAt: event.requestContext.timeEpoch || Date.now(),
+    deadline: Date.now() + context.getRemainingTimeInMillis() - LAMBDA_RETURN_RESERVE_MS,
   };
 }
 

@@ -9,6 +9,10 @@
  *  than the whole request's ETIMEOUT. */
 export const ANSWER_RESERVE_MS = 250;
 
+/** A Lambda invocation's answer must be back before the invocation is cut off (a bare 502 otherwise); returning it
+ *  and flushing logs and metrics take far less than this. */
+export const LAMBDA_RETURN_RESERVE_MS = 500;
+
 // Pipeline steps
 /** One oEmbed provider answer is a small JSON document; a slow one must not eat the whole request. */
 export const OEMBED_MS = 5000;

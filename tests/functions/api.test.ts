@@ -4,6 +4,8 @@ import { test } from 'node:test';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createHandler } from '../../functions/api.ts';
 import { loadConfig } from '../../lib/config.ts';
+import { startServer } from '../helpers/server.ts';
+import { q } from '../helpers/service.ts';
 
 const context = {
   awsRequestId: 'req-1',
@@ -39,6 +41,18 @@ test('an invalid request answers the error payload with CORS, security headers a
   assert.equal(headers['x-request-id'], 'apigw-1');
   assert.equal(headers['Access-Control-Allow-Origin'] ?? headers['access-control-allow-origin'], '*');
   assert.equal(headers['Cross-Origin-Resource-Policy'] ?? headers['cross-origin-resource-policy'], 'cross-origin');
+});
+
+test("the invocation's remaining time bounds the request: ETIMEOUT before Lambda would cut it off", async () => {
+  const site = await startServer({ '/never': () => undefined });
+  const handler = createHandler(loadConfig({ GLANCE_ALLOW_HOSTS: '127.0.0.1', GLANCE_CACHE: 'off' }));
+  const started = Date.now();
+  const result = (await handler(event(q(`${site.url}/never`)), { ...context, getRemainingTimeInMillis: () => 2_000 })) as APIGatewayProxyStructuredResultV2;
+  const took = Date.now() - started;
+  await site.close();
+  assert.equal(result.statusCode, 504);
+  assert.equal(JSON.parse(String(result.body)).code, 'ETIMEOUT');
+  assert.ok(took >= 1_000 && took < 2_000, `took ${took} ms`);
 });
 
 test('OPTIONS is answered as a preflight before the app runs', async () => {
