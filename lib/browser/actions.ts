@@ -7,14 +7,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Page } from 'puppeteer-core';
 import { Budget } from '../time/budget.ts';
-import { SETTLE_CAP_MS } from '../time/limits.ts';
+import { SETTLE_CAP_MS, SETTLE_SHARE } from '../time/limits.ts';
 import type { Options } from '../query/options.ts';
 import { browserTimeout, invalidSelector, isTimeout } from './errors.ts';
 import { FIRST_INVALID_SELECTOR, FONTS_AND_IMAGES, inPage, NO_ANIMATIONS_CSS, SCROLL_INTO_VIEW } from './inpage.ts';
 import type { OpenPage } from './page.ts';
-
-/** The share of the remaining budget the wait for fonts and images may use (at most SETTLE_CAP_MS). */
-const SETTLE_SHARE = 1 / 3;
 
 /** A value that is a stylesheet or script address rather than code. */
 const isAddress = (value: string): boolean => /^https?:\/\/\S+$/i.test(value.trim());

@@ -7,7 +7,7 @@
  */
 import type { Browser } from 'puppeteer-core';
 import type { Budget } from '../time/budget.ts';
-import { CAPTURE_RESERVE_MS } from '../time/limits.ts';
+import { CAPTURE_RESERVE_MS, CAPTURE_RESERVE_SHARE } from '../time/limits.ts';
 import type { Config } from '../config.ts';
 import { GlanceError } from '../errors.ts';
 import type { Redirect } from '../fetch/index.ts';
@@ -71,8 +71,6 @@ export interface Renderer {
 
 /** Pages rendering at once: one per core of a 2-vCPU Lambda; more only queue for CPU. */
 const MAX_PAGES = 2;
-/** The share of the budget kept back for the capture (at most CAPTURE_RESERVE_MS). */
-const CAPTURE_RESERVE_SHARE = 0.3;
 
 const DEFAULT_SCREENSHOT: ScreenshotOptions = {
   type: DEFAULTS.screenshot.type,

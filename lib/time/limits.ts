@@ -27,8 +27,10 @@ export const EVALUATE_TIME_LIMIT_MS = 5000;
 // The browser: admission and a page's life
 /** Shortest budget worth starting a page with: open + a simple navigation + capture take about this long. */
 export const MIN_RENDER_MS = 1500;
-/** Kept back from loading and page actions for the capture: at most this (and at most a share of the budget). */
+/** Kept back from loading and page actions for the capture: at most this… */
 export const CAPTURE_RESERVE_MS = 3000;
+/** …and at most this share of the budget, so a short budget still leaves most of itself to loading. */
+export const CAPTURE_RESERVE_SHARE = 0.3;
 /** A page normally opens in ~100 ms; one still opening after this has its browser probed. */
 export const OPEN_SLOW_MS = 2000;
 /** How long closing a page's context may take before the browser is presumed wedged and replaced. */
@@ -39,9 +41,10 @@ export const AUTO_LOAD_CAP_MS = 5_000;
 export const AUTO_IDLE_MS = 150;
 /** …waited for at most this long. */
 export const AUTO_IDLE_CAP_MS = 750;
-/** Longest wait for fonts and images before a capture (and at most a share of what is left): a slow image must not
- *  leave the capture itself without time. */
+/** Longest wait for fonts and images before a capture: a slow image must not leave the capture itself without time… */
 export const SETTLE_CAP_MS = 1000;
+/** …nor more than this share of what is left. */
+export const SETTLE_SHARE = 1 / 3;
 /** How long `screenshot.element` waits for its element once the page has loaded: a selector that matched nothing
  *  by then is ENOTFOUNDELEMENT rather than a request that runs out its whole budget (`waitForSelector` waits for
  *  the whole budget, for callers who know their element comes late). */
