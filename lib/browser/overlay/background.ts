@@ -6,6 +6,7 @@ import { GlanceError } from '../../errors.ts';
 import { fetchPage, type FetchOptions } from '../../fetch/index.ts';
 import { isImage, sniff } from '../../media/sniff.ts';
 import { essence, mimeOf } from '../../media/types.ts';
+import { isHttpUrl } from '../../query/css.ts';
 
 const PARAM = 'screenshot.overlay.background';
 
@@ -15,15 +16,8 @@ function refused(reason: string): GlanceError {
   });
 }
 
-/** Told apart from CSS the way lib/query tells them apart: anything that parses as an http(s) URL. */
-export function isImageUrl(value: string): boolean {
-  try {
-    const { protocol } = new URL(value);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
+/** Told apart from CSS the way lib/query tells them apart. */
+export const isImageUrl = isHttpUrl;
 
 /**
  * Functions a colour or gradient is made of. lib/query already checked the shape; this is the second line, so
