@@ -15,6 +15,7 @@ import { withStandardHeaders } from '../lib/http/headers.ts';
 import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
 import type { AccessRecord } from '../lib/http/access-log.ts';
 import type { ApiRequest } from '../lib/http/types.ts';
+import { LAMBDA_RETURN_RESERVE_MS } from '../lib/time/limits.ts';
 import { errorResponse } from '../lib/http/respond.ts';
 import { METRIC } from './metric-names.ts';
 import { count, logger, metricEvents, metrics, tracer } from './observability.ts';
@@ -22,15 +23,8 @@ import { count, logger, metricEvents, metrics, tracer } from './observability.ts
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
 
-/**
- * Kept back from the invocation's remaining time for what follows the core's answer: middy's after-middlewares
- * (the metrics flush, the tracer) and handing up to 6 MB back to API Gateway. Without it the invocation's own
- * timeout would end the request first, with Lambda's generic error instead of the contract's ETIMEOUT.
- */
-export const ANSWER_RESERVE_MS = 1000;
-
 /** Epoch ms by which the core must have answered: what the invocation has left, less the reserve. */
-const invocationDeadline = (context: Context): number => Date.now() + context.getRemainingTimeInMillis() - ANSWER_RESERVE_MS;
+const invocationDeadline = (context: Context): number => Date.now() + context.getRemainingTimeInMillis() - LAMBDA_RETURN_RESERVE_MS;
 
 function toApiRequest(event: Event, context: Context): ApiRequest {
   const headers: Record<string, string | undefined> = { ...event.headers };

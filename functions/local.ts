@@ -13,6 +13,7 @@ import type { AccessRecord } from '../lib/http/access-log.ts';
 import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
 import type { ApiRequest, ApiResponse } from '../lib/http/types.ts';
 import { serveAsset } from '../lib/storage/serve.ts';
+import { Budget } from '../lib/time/budget.ts';
 import { createStorage, type Storage } from '../lib/storage/index.ts';
 
 /** Room for long query strings, so the app (not node's 431) answers those past its own 16 KiB limit. */
@@ -105,10 +106,7 @@ export function createLocalServer(app: App, { assets, graceMs = DEFAULT_SHUTDOWN
       drained = resolve;
       if (inFlight === 0) resolve();
     });
-    let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs)));
-    await Promise.race([idle, grace]);
-    clearTimeout(timer);
+    await Budget.cap(idle, graceMs, undefined);
     server.closeAllConnections();
     await closed;
     await app.close();

@@ -6,6 +6,7 @@
 import type { LambdaClient } from '@aws-sdk/client-lambda';
 import type { Refresh, RefreshRequest } from '../cache/refresh.ts';
 import { forwardedHeaders } from '../http/forwarded-headers.ts';
+import { REFRESH_INVOKE_TIMEOUTS } from '../time/limits.ts';
 
 /** The payload of a self-invocation; API Gateway events never have this shape. */
 export interface RefreshEvent {
@@ -51,7 +52,7 @@ export function createLambdaRefresher(functionName: string, region: string, opti
         region,
         endpoint,
         // An asynchronous invoke is only queued by Lambda; a stale answer must not wait long on it.
-        requestHandler: { connectionTimeout: 1_000, requestTimeout: 3_000, throwOnRequestTimeout: true },
+        requestHandler: { ...REFRESH_INVOKE_TIMEOUTS, throwOnRequestTimeout: true },
       }),
       InvokeCommand,
     })));

@@ -1,6 +1,7 @@
 /** Cached answers in a private S3 bucket, one object per key under `results/`. */
 import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GlanceError } from '../errors.ts';
+import { S3_CACHE_TIMEOUTS } from '../time/limits.ts';
 import { createS3Client, isNoSuchKey, s3Failure, type S3Settings } from './s3-client.ts';
 import { decodeEntry, encodeEntry, entryName, isCacheKey } from '../cache/entry.ts';
 import type { CacheStore } from '../cache/index.ts';
@@ -14,7 +15,7 @@ export function createS3CacheStore(settings: S3Settings): CacheStore {
   const { bucket } = settings;
     // A cache read sits in front of every request: a slow bucket must turn into a miss quickly, not a hung
     // request (without throwOnRequestTimeout the SDK only logs a warning and keeps waiting).
-  const client = createS3Client(settings, { connectionTimeout: 1_000, requestTimeout: 3_000 });
+  const client = createS3Client(settings, S3_CACHE_TIMEOUTS);
   const objectKey = (key: string) => `${S3_PREFIX}${entryName(key)}`;
 
   return {

@@ -6,7 +6,8 @@
 import { CopyObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { createS3Client, isNoSuchKey, s3Failure, type S3Settings } from './s3-client.ts';
 import type { Storage } from '../storage/index.ts';
-import { ASSET_CACHE_CONTROL, contentKey, contentTypeOf, isStorageKey, outOfTime } from '../storage/keys.ts';
+import { S3_STORAGE_TIMEOUTS } from '../time/limits.ts';
+import { ASSET_CACHE_CONTROL, contentTypeOf, isStorageKey, putContent } from '../storage/keys.ts';
 
 const statusOf = (error: unknown): number | undefined =>
   (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
@@ -15,7 +16,7 @@ const fatal = (action: string, error: unknown) => s3Failure(`${action} the asset
 
 export function createS3Storage(settings: S3Settings, cdnUrl: string): Storage {
   const { bucket } = settings;
-  const client = createS3Client(settings, { connectionTimeout: 2_000, requestTimeout: 5_000 });
+  const client = createS3Client(settings, S3_STORAGE_TIMEOUTS);
 
   async function exists(key: string, abortSignal: AbortSignal | undefined): Promise<boolean> {
     try {
@@ -29,10 +30,8 @@ export function createS3Storage(settings: S3Settings, cdnUrl: string): Storage {
   }
 
   return {
-    async put(body, type, abortSignal) {
-      const { key, contentType } = contentKey(body, type);
-      try {
-        abortSignal?.throwIfAborted();
+    put: (body, type, abortSignal) =>
+      putContent({ body, type, cdnUrl, signal: abortSignal }, async (key, contentType) => {
         if (await exists(key, abortSignal)) {
           await client.send(
             new CopyObjectCommand({
@@ -58,11 +57,7 @@ export function createS3Storage(settings: S3Settings, cdnUrl: string): Storage {
             { abortSignal },
           );
         }
-      } catch (error) {
-        throw abortSignal?.aborted ? outOfTime(error) : fatal('store', error);
-      }
-      return { key, url: `${cdnUrl}/${key}`, size: body.length, contentType };
-    },
+      }, (error) => fatal('store', error)),
 
     async get(key) {
       if (!isStorageKey(key)) return undefined;

@@ -7,17 +7,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Page } from 'puppeteer-core';
 import { Budget } from '../time/budget.ts';
+import { SETTLE_CAP_MS, SETTLE_SHARE } from '../time/limits.ts';
 import type { Options } from '../query/options.ts';
 import { browserTimeout, invalidSelector, isTimeout } from './errors.ts';
 import { FIRST_INVALID_SELECTOR, FONTS_AND_IMAGES, inPage, NO_ANIMATIONS_CSS, SCROLL_INTO_VIEW } from './inpage.ts';
 import type { OpenPage } from './page.ts';
-
-/**
- * Longest wait for fonts and images before a capture, and the share of the remaining budget it may use: a slow
- * image must not leave the capture itself without time.
- */
-const SETTLE_CAP_MS = 1000;
-const SETTLE_SHARE = 1 / 3;
 
 /** A value that is a stylesheet or script address rather than code. */
 const isAddress = (value: string): boolean => /^https?:\/\/\S+$/i.test(value.trim());

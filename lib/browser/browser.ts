@@ -11,7 +11,8 @@ import type { Browser, CDPSession } from 'puppeteer-core';
 import type { Config } from '../config.ts';
 import { GlanceError } from '../errors.ts';
 import type { AddressPolicy } from '../guard/policy.ts';
-import { capped } from '../time/capped.ts';
+import { Budget } from '../time/budget.ts';
+import { BROWSER_CLOSE_MS, PROBE_TIMEOUT_MS } from '../time/limits.ts';
 import { launchChromium } from './launch.ts';
 import { shuttingDown } from './limiter.ts';
 import { startProxy, type GuardedProxy } from './proxy.ts';
@@ -24,12 +25,8 @@ export interface BrowserHostSettings {
   readonly maxPages?: number;
 }
 
-/** How long a polite close may take before the process is killed. */
-const CLOSE_GRACE_MS = 2000;
 /** Default pages per browser, as Gotenberg's CHROMIUM_RESTART_AFTER (100) order of magnitude, for Glance's lighter pages. */
 export const DEFAULT_MAX_PAGES = 500;
-/** A live browser answers Browser.getVersion in milliseconds; one silent this long is busy or wedged. */
-export const PROBE_TIMEOUT_MS = 1500;
 /** Failed probes in a row that condemn a browser: one could be a CPU spike, two in a row a wedge. */
 export const UNHEALTHY_LIMIT = 2;
 
@@ -103,7 +100,7 @@ export class BrowserHost {
   probe(browser: Browser): Promise<boolean> {
     const running = [...this.#alive].find((candidate) => candidate.browser === browser);
     if (!running) return Promise.resolve(false);
-    running.probing ??= capped(this.#ask(running), PROBE_TIMEOUT_MS, false).then((answered) => {
+    running.probing ??= Budget.cap(this.#ask(running), PROBE_TIMEOUT_MS, false).then((answered) => {
       running.probing = undefined;
       running.failures = answered ? 0 : running.failures + 1;
       if (running.failures >= UNHEALTHY_LIMIT) this.#kill(running);
@@ -207,7 +204,7 @@ export class BrowserHost {
       const current = this.#running;
       if (current && (await current.catch(() => undefined)) === running && this.#running === current) this.#running = undefined;
       const { browser, proxy } = running;
-      if (browser.connected) await capped(browser.close().catch(() => undefined), CLOSE_GRACE_MS, undefined);
+      if (browser.connected) await Budget.cap(browser.close().catch(() => undefined), BROWSER_CLOSE_MS, undefined);
       // A browser whose connection died, or that would not close, may still be running: make sure it goes.
       browser.process()?.kill('SIGKILL');
       await proxy.close();

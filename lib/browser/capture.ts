@@ -4,6 +4,7 @@
  */
 import type { ScreenshotOptions as PuppeteerScreenshotOptions } from 'puppeteer-core';
 import type { Budget } from '../time/budget.ts';
+import { ELEMENT_MARGIN_MS, ELEMENT_WAIT_MS } from '../time/limits.ts';
 import { GlanceError, invalidParam } from '../errors.ts';
 import { rasterSize } from '../media/dimensions.ts';
 import type { PdfOptions, ScreenshotOptions, ScreenshotType } from '../query/options.ts';
@@ -28,15 +29,6 @@ export interface Screenshot {
  * hundreds of MB (2560 × 16384 RGBA is 168 MB before encoding), and JPEG cannot exceed 65535 px anyway.
  */
 export const FULL_PAGE_MAX_PIXELS = 16_384;
-
-/**
- * How long `screenshot.element` waits, once the page has loaded, for its element to be visible: a selector
- * that has matched nothing by then is ENOTFOUNDELEMENT rather than a request that runs out its whole budget.
- * (`waitForSelector` waits for the whole budget, for callers who know their element comes late.)
- */
-export const ELEMENT_WAIT_MS = 5_000;
-/** The element wait ends this long before the budget, so "not found" wins the race with the page deadline. */
-const ELEMENT_MARGIN_MS = 250;
 
 const encoding = (options: ScreenshotOptions): PuppeteerScreenshotOptions => ({
   type: options.type,

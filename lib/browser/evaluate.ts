@@ -6,7 +6,8 @@
  * yields no value (its rule's fallback gets its turn).
  */
 import type { Page } from 'puppeteer-core';
-import { EVALUATE_TIME_LIMIT_MS, MAX_EVALUATE_RESULT_CHARS } from '../rules/limits.ts';
+import { MAX_EVALUATE_RESULT_CHARS } from '../rules/limits.ts';
+import { EVALUATE_TIME_LIMIT_MS } from '../time/limits.ts';
 import { Budget } from '../time/budget.ts';
 
 const wrap = (source: string): string =>

@@ -7,6 +7,7 @@
  */
 import type { Browser } from 'puppeteer-core';
 import type { Budget } from '../time/budget.ts';
+import { CAPTURE_RESERVE_MS, CAPTURE_RESERVE_SHARE } from '../time/limits.ts';
 import type { Config } from '../config.ts';
 import { GlanceError } from '../errors.ts';
 import type { Redirect } from '../fetch/index.ts';
@@ -26,7 +27,7 @@ import { navigate } from './navigate.ts';
 import { applyOverlay, imageFetcher, type OverlayDeps } from './overlay.ts';
 import { withPage, type BrowserEvents, type OpenPage, type PageEnv, type PageSetup } from './page.ts';
 
-export { FULL_PAGE_MAX_PIXELS, ELEMENT_WAIT_MS } from './capture.ts';
+export { FULL_PAGE_MAX_PIXELS } from './capture.ts';
 export { resolveDevice, deviceNames } from './devices.ts';
 export type { BrowserEvents } from './page.ts';
 
@@ -75,9 +76,6 @@ export interface Renderer {
 
 /** Pages rendering at once: one per core of a 2-vCPU Lambda; more only queue for CPU. */
 const MAX_PAGES = 2;
-/** Kept back from loading and page actions for the capture: at most this, and at most this share of the budget. */
-const CAPTURE_RESERVE_MS = 3000;
-const CAPTURE_RESERVE_SHARE = 0.3;
 
 const DEFAULT_SCREENSHOT: ScreenshotOptions = {
   type: DEFAULTS.screenshot.type,

@@ -5,6 +5,7 @@
 import { accessSync, constants } from 'node:fs';
 import type { Browser, PuppeteerNode } from 'puppeteer-core';
 import type { Config } from '../config.ts';
+import { LAUNCH_TIMEOUT_MS, PROTOCOL_TIMEOUT_MS } from '../time/limits.ts';
 
 export interface LaunchSettings {
   readonly chromium: Config['chromium'];
@@ -162,10 +163,6 @@ async function binary(chromium: Config['chromium']): Promise<{ path: string; arg
   return { path: findChromium(chromium.path), args: [] };
 }
 
-/** Longest a launch may take; callers race it with their own budget, this only stops a wedged start. */
-const LAUNCH_TIMEOUT_MS = 20_000;
-/** A CDP call that takes longer is wedged; withPage's deadline normally ends a page much sooner. */
-const PROTOCOL_TIMEOUT_MS = 30_000;
 
 export async function launchChromium({ chromium, proxyUrl, extraArgs = [] }: LaunchSettings): Promise<Browser> {
   const [{ path, args }, puppeteer] = await Promise.all([binary(chromium), loadPuppeteer()]);

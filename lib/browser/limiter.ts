@@ -6,11 +6,10 @@
  * never handed to a request that cannot use it.
  */
 import type { Budget } from '../time/budget.ts';
+import { MIN_RENDER_MS } from '../time/limits.ts';
 import { GlanceError } from '../errors.ts';
 import { QueueFullError, Semaphore, type Release } from '../time/semaphore.ts';
 
-/** Shortest budget worth starting a page with: open + a simple navigation + capture take about this long. */
-export const MIN_RENDER_MS = 1500;
 /** Requests that may wait for a page; a longer line would mostly wait to fail (a render takes ~1–3 s). */
 export const MAX_WAITING = 8;
 
@@ -42,12 +41,10 @@ export class Limiter {
     if (this.#closing) throw shuttingDown();
     const remaining = budget.remaining();
     if (remaining < MIN_RENDER_MS) throw tooLittleTime(remaining);
-    // Leave the line while a render still fits; the budget's own end (or abort) ends the wait too.
+    // Leave the line while a render still fits: the wait is the budget less a render, and ends with it (or its abort).
     const waitMs = remaining - MIN_RENDER_MS;
-    const gaveUp = new AbortController();
-    const timer = setTimeout(() => gaveUp.abort(noPageInTime(waitMs)), Math.max(1, waitMs));
     try {
-      const release = await this.#slots.acquire(AbortSignal.any([gaveUp.signal, budget.signal()]));
+      const release = await budget.slice(Infinity, MIN_RENDER_MS).within((signal) => this.#slots.acquire(signal));
       if (budget.remaining() < MIN_RENDER_MS) {
         release();
         throw tooLittleTime(budget.remaining());
@@ -56,10 +53,8 @@ export class Limiter {
     } catch (error) {
       if (error instanceof QueueFullError) throw busy(this.#slots.size, this.#slots.waiting);
       if (error instanceof GlanceError) throw error;
-      // The budget itself ended (aborted: the answer was sent or the service is stopping).
+      // The wait ran out, or the budget was aborted (the answer was sent).
       throw noPageInTime(waitMs);
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -5,6 +5,7 @@
  */
 import type { HTTPRequest, HTTPResponse, PuppeteerLifeCycleEvent } from 'puppeteer-core';
 import type { Budget } from '../time/budget.ts';
+import { AUTO_IDLE_CAP_MS, AUTO_IDLE_MS, AUTO_LOAD_CAP_MS } from '../time/limits.ts';
 import { GlanceError } from '../errors.ts';
 import { responseHeaders } from '../fetch/headers.ts';
 import type { Redirect } from '../fetch/index.ts';
@@ -21,11 +22,6 @@ export interface Navigation {
   readonly redirects: Redirect[];
 }
 
-/** After DOMContentLoaded, how long `auto` waits for `load` (a tracker that never answers must not stall us). */
-const AUTO_LOAD_CAP_MS = 5_000;
-/** `auto`'s network-idle wait: this much quiet, waited for at most AUTO_IDLE_CAP_MS. */
-const AUTO_IDLE_MS = 150;
-const AUTO_IDLE_CAP_MS = 750;
 /** docs/CONTRACT.md §3: more hops than this is EMAXREDIRECTS, as for the fetcher. */
 const MAX_REDIRECTS = 10;
 
@@ -62,16 +58,11 @@ export async function navigate(open: OpenPage, url: URL, waitUntil: readonly Wai
   goto.catch(() => undefined);
 
   let response: HTTPResponse | null | undefined;
-  let stallTimer: NodeJS.Timeout | undefined;
-  let finished = false;
   try {
     if (auto) {
-      const stalled = new Promise<'stalled'>((resolve) =>
-        page.once('domcontentloaded', () => {
-          if (!finished) stallTimer = setTimeout(() => resolve('stalled'), Math.min(AUTO_LOAD_CAP_MS, budget.remaining()));
-        }),
-      );
-      const settled = await Promise.race([goto, stalled]);
+      // From DOMContentLoaded on, `load` gets AUTO_LOAD_CAP_MS of the budget.
+      const loaded = new Promise<void>((resolve) => page.once('domcontentloaded', () => resolve()));
+      const settled = await Promise.race([goto, loaded.then(() => budget.slice(AUTO_LOAD_CAP_MS).race(goto, () => 'stalled' as const))]);
       response = settled === 'stalled' ? mainResponse : settled;
     } else {
       response = await goto;
@@ -82,9 +73,6 @@ export async function navigate(open: OpenPage, url: URL, waitUntil: readonly Wai
       throw isTimeout(error) ? browserTimeout(url.href, open.phase, budgetMs, error) : documentFailure(error, failedUrl, proxy);
     }
     response = mainResponse;
-  } finally {
-    finished = true;
-    clearTimeout(stallTimer);
   }
   if (auto) {
     open.phase = 'while waiting for the network to settle';

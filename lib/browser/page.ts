@@ -5,17 +5,16 @@
  * crashes its renderer none (see withPage).
  */
 import type { Browser, BrowserContext, MediaFeature, Page } from 'puppeteer-core';
-import type { Budget } from '../time/budget.ts';
+import { Budget } from '../time/budget.ts';
+import { CONTEXT_CLOSE_MS, MIN_RENDER_MS, OPEN_SLOW_MS } from '../time/limits.ts';
 import { GlanceError } from '../errors.ts';
 import type { Resolver } from '../guard/lookup.ts';
 import { requestHeaders, splitCallerHeaders } from '../fetch/headers.ts';
 import type { AddressPolicy } from '../guard/policy.ts';
 import type { ColorScheme, MediaType } from '../query/options.ts';
 import type { BrowserHost, Lease } from './browser.ts';
-import { capped } from '../time/capped.ts';
 import type { Viewport } from './devices.ts';
 import { browserTimeout, isGone, pageCrashed } from './errors.ts';
-import { MIN_RENDER_MS } from './limiter.ts';
 import { startProxy, type GuardedProxy } from './proxy.ts';
 import { interceptRequests } from './intercept.ts';
 
@@ -63,11 +62,6 @@ export interface OpenPage {
   subject: string;
 }
 
-/** How long closing a context may take before the browser is presumed wedged and replaced. */
-const CLOSE_GRACE_MS = 2000;
-/** A page normally opens in ~100 ms; one still opening after this has its browser probed (browser.ts). */
-const OPEN_SLOW_MS = 2000;
-
 /** The caller's headers as the fetcher would send them (validated, hop-by-hop dropped), minus its defaults. */
 function extraHeaders(caller: Readonly<Record<string, string>>): Record<string, string> {
   const given = new Set(Object.keys(caller).map((name) => name.toLowerCase()));
@@ -107,28 +101,14 @@ async function emulateMedia(page: Page, mediaType: MediaType, features: MediaFea
   await session.send('Emulation.setEmulatedMedia', { media: mediaType, features });
 }
 
-/** Rejects with EBRWSRTIMEOUT when the budget runs out; `cancel` stops the timer. */
-function deadline(budget: Budget, open: () => OpenPage | undefined): { expired: Promise<never>; cancel: () => void } {
-  const total = budget.remaining();
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const session = open();
-      reject(browserTimeout(session?.subject ?? 'the page', session?.phase ?? 'while opening', total));
-    }, Math.max(1, total));
-  });
-  expired.catch(() => undefined);
-  return { expired, cancel: () => clearTimeout(timer) };
-}
-
 async function closeContext(env: PageEnv, browser: Browser, context: BrowserContext | undefined): Promise<void> {
   if (!context) return;
-  const closed = await capped(
+  const closed = await Budget.cap(
     context.close().then(
       () => true,
       () => !browser.connected,
     ),
-    CLOSE_GRACE_MS,
+    CONTEXT_CLOSE_MS,
     false,
   );
   if (!closed) env.host.discard(browser);
@@ -161,7 +141,7 @@ function watchOpening(host: BrowserHost, browser: Browser): () => void {
 
 async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (open: OpenPage) => Promise<T>, outcome: Outcome): Promise<T> {
   let session: OpenPage | undefined;
-  const { expired, cancel } = deadline(budget, () => session);
+  const total = budget.remaining();
   const proxy = await startProxy({ policy: env.policy, resolver: env.resolver, offline: setup.offline });
   let lease: Lease | undefined;
   let browser: Browser | undefined;
@@ -203,15 +183,15 @@ async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (o
     session = { page, proxy, budget, phase: 'while opening', subject: 'the page' };
     return Promise.race([fn(session), crashed]);
   })();
-  work.catch(() => undefined);
   try {
-    return await Promise.race([work, expired]);
+    return await budget.race(work, () => {
+      throw browserTimeout(session?.subject ?? 'the page', session?.phase ?? 'while opening', total);
+    });
   } catch (error) {
     if (browser && !browser.connected) env.host.discard(browser);
     throw error;
   } finally {
     over = true;
-    cancel();
     stopWatching?.();
     if (browser) await closeContext(env, browser, context);
     lease?.release();

@@ -1,4 +1,5 @@
 import type { Handler, ParserOptions } from 'htmlparser2';
+import { kindOfExtension } from '../media/types.ts';
 import { emptyFacts, type PageFacts, type TextKey, type TextSlot } from './facts.ts';
 import { boundedParser, feed, type FeedOptions } from './parse.ts';
 
@@ -29,7 +30,10 @@ const BREAKS = new Set([
   'header', 'footer', 'dt', 'dd', 'figure', 'figcaption', 'blockquote', 'address', 'time', 'hr', 'img', 'button',
 ]);
 
-const AUDIO_FILE = /\.(?:mp3|m4a|aac|oga|ogg|opus|wav|flac)(?:[?#]|$)/i;
+/** Extensions that end the link or a part of it (`/a.mp3`, `/play.php?f=a.mp3`); lib/media/types.ts names the audio ones. */
+const LINK_EXTENSIONS = /\.([a-z0-9]{2,5})(?=[?#]|$)/gi;
+const isAudioLink = (href: string): boolean =>
+  [...href.matchAll(LINK_EXTENSIONS)].some(([, ext]) => kindOfExtension(ext!.toLowerCase()) === 'audio');
 
 /** Where an element carries its microdata value, by tag (HTML §5.2.4 "values"); others carry it as text. */
 const VALUE_ATTR: Readonly<Record<string, string>> = {
@@ -187,7 +191,7 @@ class Collector implements Partial<Handler> {
       case 'a': {
         const href = attribs['href'] ?? '';
         const cls = (attribs['class'] ?? '').toLowerCase();
-        if (AUDIO_FILE.test(href)) facts.audioLinks.push(href);
+        if (isAudioLink(href)) facts.audioLinks.push(href);
         if (parent & IN_H1_TITLE) this.capture('h1TitleLink', depth);
         if (parent & IN_AUTHOR_CLASS) this.capture('linkInAuthorClass', depth);
         if (cls.includes('author')) this.capture('authorClassLink', depth);

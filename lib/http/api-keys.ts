@@ -1,18 +1,14 @@
 /**
  * Optional API keys (docs/CONTRACT.md §3 `EAUTH`): with keys configured, a request must carry one in `x-api-key`;
- * without configuration the API is open. Deployed, the keys live in an SSM SecureString parameter (one key per
- * line or comma-separated), read on first use and re-read every few minutes so a rotated key takes effect
- * without a redeploy.
+ * without configuration the API is open. Deployed, the keys live in an SSM SecureString parameter, read by
+ * lib/aws/ssm-keys.ts; locally they may be given in the environment.
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { Config } from '../config.ts';
+import { ssmKeys } from '../aws/ssm-keys.ts';
 import { GlanceError } from '../errors.ts';
 
-const SSM_REFRESH_MS = 5 * 60_000;
-
 export type KeyCheck = (presented: string | undefined) => Promise<void>;
-
-const parseKeys = (text: string): string[] => text.split(/[\s,]+/).map((key) => key.trim()).filter(Boolean);
 
 /** Compares in constant time, so a caller cannot learn a key byte by byte from response times. */
 function matches(presented: string, keys: readonly string[]): boolean {
@@ -23,27 +19,6 @@ function matches(presented: string, keys: readonly string[]): boolean {
     if (expected.length === given.length && timingSafeEqual(expected, given)) found = true;
   }
   return found;
-}
-
-function ssmKeys(parameter: string, region: string | undefined): () => Promise<string[]> {
-  let loaded: { keys: Promise<string[]>; at: number } | undefined;
-  return () => {
-    if (!loaded || Date.now() - loaded.at > SSM_REFRESH_MS) {
-      // Imported on first use: an open API never loads the SSM client.
-      const keys = import('@aws-sdk/client-ssm').then(async ({ SSMClient, GetParameterCommand }) => {
-        const client = new SSMClient(region ? { region } : {});
-        const { Parameter } = await client.send(new GetParameterCommand({ Name: parameter, WithDecryption: true }));
-        return parseKeys(Parameter?.Value ?? '');
-      });
-      const entry = { keys, at: Date.now() };
-      // A failed read is retried on the next request rather than cached.
-      keys.catch(() => {
-        if (loaded === entry) loaded = undefined;
-      });
-      loaded = entry;
-    }
-    return loaded.keys;
-  };
 }
 
 export function createKeyCheck(settings: Config['apiKeys'], region?: string): KeyCheck | undefined {

@@ -72,8 +72,11 @@ export const HTML_TYPES: ReadonlySet<string> = new Set(['text/html', 'applicatio
 
 export const kindOfExtension = (ext: string): FileKind | undefined => BY_EXTENSION.get(ext)?.kind;
 
-/** The canonical MIME type of an extension Glance names by one. */
-export const mimeOf = (ext: string): string | undefined => BY_EXTENSION.get(ext)?.mimes[0];
+/** The canonical MIME type of an extension Glance names by one (`jpeg` is `jpg`'s: image/jpeg). */
+export function mimeOf(ext: string): string | undefined {
+  const type = BY_EXTENSION.get(ext)?.type;
+  return type ? BY_EXTENSION.get(type)?.mimes[0] : undefined;
+}
 
 /** The media object's `type` for a content type, or null for types Glance does not name. */
 export function typeFromContentType(contentType: string | undefined): string | null {

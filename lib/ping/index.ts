@@ -8,11 +8,12 @@ import type { MediaField } from '../data/fields.ts';
 import type { Budget } from '../time/budget.ts';
 import { mediaFromUrl, type MediaObject } from '../media/object.ts';
 import type { PingCache } from './cache.ts';
+import { HEDGE_AFTER_MS } from '../time/limits.ts';
 import { Semaphore } from '../time/semaphore.ts';
 import { probeOutcome, type ProbeDeps, type ProbeOutcome } from './probe.ts';
 
 export { PingCache, type PingCacheOptions } from './cache.ts';
-export { probe, URL_TIME_LIMIT_MS } from './probe.ts';
+export { probe } from './probe.ts';
 
 export interface PingDeps extends ProbeDeps {
   cache?: PingCache;
@@ -26,13 +27,12 @@ const CONCURRENCY = 16;
  */
 export const MAX_CANDIDATES = 8;
 /**
- * A candidate still unanswered after this long has the next HEDGE_WIDTH candidates of its field probed beside it.
+ * A candidate still unanswered after HEDGE_AFTER_MS has the next HEDGE_WIDTH candidates of its field probed beside it.
  * Most probes answer within it, so the common case costs no extra request; a field whose first candidates are dead
  * or slow then costs about one slow probe per HEDGE_WIDTH + 1 candidates instead of one per candidate
  * (bench/ping), while a slow but live first candidate costs at most HEDGE_WIDTH extra requests. Order still
  * decides: a later candidate's answer is used only if every earlier one fails.
  */
-const HEDGE_AFTER_MS = 120;
 const HEDGE_WIDTH = 3;
 
 async function firstReachable(urls: readonly string[], probeUrl: (url: string) => Promise<MediaObject | null>): Promise<MediaObject | null> {

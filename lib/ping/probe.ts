@@ -18,6 +18,7 @@ import { essence, HTML_TYPES, typeFromContentType, typeFromUrl } from '../media/
 import { imageDimensions } from '../media/dimensions.ts';
 import { prettyBytes, prettyDuration, roundDuration } from '../media/pretty.ts';
 import { isImage, sniff, type Sniffed } from '../media/sniff.ts';
+import { URL_TIME_LIMIT_MS } from '../time/limits.ts';
 import { avFacts } from './av/index.ts';
 import { declaredSize, HEAD_BYTES, RangedSource, readUpTo, type ByteSource, type Facts } from './source.ts';
 
@@ -41,8 +42,6 @@ export interface ProbeOutcome {
   lasting: boolean;
 }
 
-/** Each URL's own deadline: a slow host must not hold a field longer than this, whatever the budget left. */
-export const URL_TIME_LIMIT_MS = 5000;
 /** How much further a JPEG is read when its frame header lies past the head (behind EXIF and ICC blocks). */
 const JPEG_MORE_BYTES = 192 * 1024;
 

@@ -84,11 +84,5 @@ export interface Step {
   run(ctx: Context): Promise<void>;
 }
 
-/**
- * Time kept back from loading for extraction, capture and answering, so a slow target ends in a precise error
- * rather than the whole request's ETIMEOUT.
- */
-export const ANSWER_RESERVE_MS = 250;
-
 /** With `palette`, an image is read up to this size for its colours; a larger one gets no palette. */
 export const PALETTE_MAX_BYTES = 5 * 1024 * 1024;

@@ -22,7 +22,8 @@ const GRADIENT = /^(repeating-)?(linear|radial|conic)-gradient\(.+\)$/i;
 // Named colours are left to the browser (an unknown name just paints nothing); only the shape is checked.
 const KEYWORD = /^[a-z]{3,30}$/i;
 
-function isHttpUrl(value: string): boolean {
+/** Anything that parses as an http(s) URL (an overlay background image rather than CSS). */
+export function isHttpUrl(value: string): boolean {
   try {
     const { protocol } = new URL(value);
     return protocol === 'http:' || protocol === 'https:';

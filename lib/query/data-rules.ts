@@ -10,14 +10,13 @@ import { MAX_EVALUATE_CHARS, MAX_NESTING, MAX_RULES, MAX_SELECTOR_CHARS } from '
 import { selectorError } from '../rules/select.ts';
 import { DATA_TYPES, type DataRule, type DataRules, type DataType } from './options.ts';
 import { child, join, list, scalar, type Found } from './read.ts';
-import type { QueryNode } from './tree.ts';
+import { POLLUTING, type QueryNode } from './tree.ts';
 
 const RULE_KEYS = ['selector', 'selectorAll', 'attr', 'type', 'evaluate'];
 const SNAKE_RULE_KEYS = ['selector_all'];
 
 // Field names become keys of the response's `data`; a leading digit would read as a fallback index.
 const FIELD_NAME = /^[A-Za-z_$][\w$-]*$/;
-const POLLUTING = new Set(['__proto__', 'constructor', 'prototype']);
 // An HTML attribute name, or one of the special values (`html`, `outerHTML`, `text`, `markdown`, `val`, ...).
 const ATTR_NAME = /^[A-Za-z_:][-\w:.]*$/;
 const ATTRS_ACCEPTED = 'an attribute name, or html, outerHTML, text, markdown, val, tagName, nodeName or json';

@@ -23,7 +23,8 @@ export const LIMITS = {
   depth: 12,
 } as const;
 
-const POLLUTING = new Set(['__proto__', 'constructor', 'prototype']);
+/** Keys that would reach an object's prototype if ever used as property names. */
+export const POLLUTING: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 /** The marker a `key[]` segment becomes: "the next index". */
 const APPEND = '[]';

@@ -15,8 +15,6 @@ export const MAX_EVALUATE_CHARS = 10_000;
 export const MAX_MATCHES = 1000;
 /** Characters all rule values of one answer may hold; a value past the allowance is dropped as if empty. */
 export const MAX_OUTPUT_CHARS = 5_000_000;
-/** How long one `evaluate` may run in the page. */
-export const EVALUATE_TIME_LIMIT_MS = 5000;
 /** Characters of one `evaluate` result, as JSON. */
 export const MAX_EVALUATE_RESULT_CHARS = 1_000_000;
 /**

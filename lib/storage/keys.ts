@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { GlanceError } from '../errors.ts';
 import { essence, mimeOf, typeFromContentType } from '../media/types.ts';
+import type { StoredObject } from './index.ts';
 
 /** Keys never change content, so browsers and the CDN may keep them for a year without revalidating. */
 export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
@@ -43,5 +44,25 @@ export function contentKey(body: Buffer, contentType: string): { key: string; co
 export const contentTypeOf = (key: string): string => canonical(key.slice(key.lastIndexOf('.') + 1) as Extension);
 
 /** The error for a put abandoned because the request's budget ran out, rather than because storage failed. */
-export const outOfTime = (cause: unknown): GlanceError =>
+const outOfTime = (cause: unknown): GlanceError =>
   new GlanceError('ETIMEOUT', 'The request ran out of time while storing the asset.', { cause });
+
+/**
+ * Every store's put around its own `write` (which stores the bytes under the key, or renews a copy already stored):
+ * nothing is written once `signal` has fired, and a failure is ETIMEOUT when the budget ended, else the store's own
+ * `fatal` error.
+ */
+export async function putContent(
+  { body, type, cdnUrl, signal }: { body: Buffer; type: string; cdnUrl: string; signal: AbortSignal | undefined },
+  write: (key: string, contentType: string) => Promise<void>,
+  fatal: (error: unknown) => GlanceError,
+): Promise<StoredObject> {
+  const { key, contentType } = contentKey(body, type);
+  try {
+    signal?.throwIfAborted();
+    await write(key, contentType);
+  } catch (error) {
+    throw signal?.aborted ? outOfTime(error) : fatal(error);
+  }
+  return { key, url: `${cdnUrl}/${key}`, size: body.length, contentType };
+}

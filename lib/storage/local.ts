@@ -8,7 +8,7 @@ import { mkdir, readFile, rename, unlink, utimes, writeFile } from 'node:fs/prom
 import { join } from 'node:path';
 import { GlanceError } from '../errors.ts';
 import type { Storage } from './index.ts';
-import { ASSET_CACHE_CONTROL, contentKey, contentTypeOf, isStorageKey, outOfTime } from './keys.ts';
+import { ASSET_CACHE_CONTROL, contentTypeOf, isStorageKey, putContent } from './keys.ts';
 import { createSweeper, isTemporary } from './sweep.ts';
 
 const codeOf = (error: unknown): unknown => (error as NodeJS.ErrnoException | undefined)?.code;
@@ -48,19 +48,16 @@ export function createLocalStorage(dir: string, cdnUrl: string, retention: numbe
   const sweeper = createSweeper(dir, { retention, owns: (name) => isStorageKey(name) || isTemporary(name) });
   return {
     sweep: () => sweeper.sweep(),
-    async put(body, type, signal) {
-      const { key, contentType } = contentKey(body, type);
-      try {
-        signal?.throwIfAborted();
-        if (!(await touch(join(dir, key)))) {
+    put: (body, type, signal) =>
+      putContent(
+        { body, type, cdnUrl, signal },
+        async (key) => {
+          if (await touch(join(dir, key))) return;
           await mkdir(dir, { recursive: true });
           await writeAtomically(dir, key, body, signal);
-        }
-      } catch (error) {
-        throw signal?.aborted ? outOfTime(error) : fatal('store', error);
-      }
-      return { key, url: `${cdnUrl}/${key}`, size: body.length, contentType };
-    },
+        },
+        (error) => fatal('store', error),
+      ),
 
     async get(key) {
       if (!isStorageKey(key)) return undefined;

@@ -1,9 +1,9 @@
 /**
  * One time budget per request, created when the request arrives and split into sub-budgets (browserless'
- * habit): every outbound call gets a deadline derived from it instead of a magic number of its own. `race` is
- * the one way to bound a promise by a deadline; `signal` is the one way to tell an outbound call to stop. Both
- * end when the budget runs out or when it is `abort`ed (the answer was sent, or the service is stopping), and a
- * sub-budget ends with its parent.
+ * habit): every outbound call gets a deadline derived from it instead of a magic number of its own (the caps are
+ * named in limits.ts). `race` is the one way to bound a promise by a deadline; `signal` (or `within`, for a wait
+ * nothing else keeps alive) is the one way to tell an outbound call to stop. All end when the budget runs out or
+ * when it is `abort`ed (the answer was sent, or the service is stopping), and a sub-budget ends with its parent.
  */
 const ENDED = Symbol('ended');
 
@@ -65,21 +65,40 @@ export class Budget {
   async race<T, F = never>(work: Promise<T>, onExpired: () => F): Promise<T | F> {
     work.catch(() => undefined);
     if (this.expired) return onExpired();
-    const aborts = this.#aborts();
-    let timer: NodeJS.Timeout | undefined;
-    let end: (() => void) | undefined;
-    const ended = new Promise<typeof ENDED>((resolve) => {
-      end = () => resolve(ENDED);
-      timer = setTimeout(end, this.remaining());
-      aborts.addEventListener('abort', end, { once: true });
-    });
+    let stop: (() => void) | undefined;
+    const ended = new Promise<typeof ENDED>((resolve) => (stop = this.#onEnd(() => resolve(ENDED))));
     try {
       const first = await Promise.race([work, ended]);
       return first === ENDED ? onExpired() : (first as T);
     } finally {
-      clearTimeout(timer);
-      if (end) aborts.removeEventListener('abort', end);
+      stop?.();
     }
+  }
+
+  /**
+   * Runs `work` with a signal that fires when this budget ends, for work that stops itself when told (leaving a
+   * queue, say). Unlike `signal()`, whose timer never holds the process open, the timer here is held while `work`
+   * runs, and only then: a wait that nothing else keeps alive still ends.
+   */
+  async within<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+    const ended = new AbortController();
+    const stop = this.#onEnd(() => ended.abort(new DOMException('The budget ran out.', 'TimeoutError')));
+    try {
+      return await work(ended.signal);
+    } finally {
+      stop();
+    }
+  }
+
+  /** Calls `end` once this budget runs out or is aborted; the function returned clears the timer and the listener. */
+  #onEnd(end: () => void): () => void {
+    const aborts = this.#aborts();
+    const timer = setTimeout(end, this.remaining());
+    aborts.addEventListener('abort', end, { once: true });
+    return () => {
+      clearTimeout(timer);
+      aborts.removeEventListener('abort', end);
+    };
   }
 
   /** Fires when this budget or one of its parents is aborted (not when time runs out). */

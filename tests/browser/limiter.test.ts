@@ -5,7 +5,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Limiter, MIN_RENDER_MS } from '../../lib/browser/limiter.ts';
+import { Limiter } from '../../lib/browser/limiter.ts';
+import { MIN_RENDER_MS } from '../../lib/time/limits.ts';
 import { Budget } from '../../lib/time/budget.ts';
 import { codeOf } from './helpers.ts';
 

@@ -81,7 +81,11 @@ const renderHtml: OverlayDeps['renderHtml'] = async (html, viewport, options) =>
 
 const fetchOptions = (policy: AddressPolicy) => ({
   policy,
-  budget: new Budget(5000),
+  // A fresh budget for each fetch (the fetcher spreads its options per call): one made at import would run out
+  // while a loaded machine is still launching Chromium for the first tests.
+  get budget() {
+    return new Budget(5000);
+  },
   userAgent: 'GlanceTest/1.0',
   maxBytes: 1024 * 1024,
 });

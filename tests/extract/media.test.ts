@@ -29,6 +29,11 @@ describe('audio', () => {
       'https://news.example.com/files/show.mp3?dl=1',
     );
   });
+
+  test('a download link is audio by the one file-type table (lib/media/types.ts), even in a query', () => {
+    assert.equal(values('<body><a href="/play.php?f=ep.weba">Play</a></body>').audio, 'https://news.example.com/play.php?f=ep.weba');
+    assert.equal(values('<body><a href="/ep.mp3.html">Listen</a></body>').audio, null);
+  });
 });
 
 describe('video', () => {

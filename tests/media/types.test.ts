@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { isImage } from '../../lib/media/sniff.ts';
-import { kindOfType, kindOfUrl, typeFromContentType, typeFromUrl } from '../../lib/media/types.ts';
+import { kindOfType, kindOfUrl, mimeOf, typeFromContentType, typeFromUrl } from '../../lib/media/types.ts';
 import { contentKey, contentTypeOf } from '../../lib/storage/keys.ts';
 
 describe('a media object type from the content type', () => {
@@ -69,6 +69,14 @@ describe('audio or video, from a URL or a declared type', () => {
 test('sniffed image types', () => {
   for (const type of ['png', 'jpg', 'gif', 'webp', 'bmp', 'ico', 'avif', 'heic', 'tiff', 'svg'] as const) assert.ok(isImage(type), type);
   for (const type of ['mp3', 'mp4', 'webm', 'html', undefined] as const) assert.equal(isImage(type), false, type);
+});
+
+test('the canonical MIME type of an extension, through its other spellings; none for types Glance does not name', () => {
+  assert.equal(mimeOf('png'), 'image/png');
+  assert.equal(mimeOf('jpeg'), 'image/jpeg');
+  assert.equal(mimeOf('tif'), 'image/tiff');
+  assert.equal(mimeOf('pdf'), 'application/pdf');
+  for (const ext of ['heic', 'mkv', 'nope']) assert.equal(mimeOf(ext), undefined, ext);
 });
 
 test('stored assets: the canonical content type of each storable type', () => {

@@ -60,6 +60,27 @@ describe('Budget', () => {
     assert.equal(signal.aborted, true);
   });
 
+  test('within() tells the work to stop when the time runs out, or at once when the budget is aborted', async () => {
+    const stopped = (signal: AbortSignal) => new Promise<string>((resolve) => signal.addEventListener('abort', () => resolve((signal.reason as Error).name)));
+    const started = Date.now();
+    assert.equal(await new Budget(30).within(stopped), 'TimeoutError');
+    assert.ok(Date.now() - started >= 25, 'not before the deadline');
+    const parent = new Budget(10_000);
+    const waiting = parent.slice(5_000).within(stopped);
+    parent.abort();
+    assert.equal(await waiting, 'TimeoutError');
+    assert.equal(await new Budget(10_000).within(async (signal) => signal.aborted), false, 'work that ends first is not told');
+  });
+
+  test('within() holds its timer while the work runs: a wait nothing else keeps alive still ends', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const script = `import { Budget } from ${JSON.stringify(new URL('../../lib/time/budget.ts', import.meta.url).href)};
+      const r = await new Budget(50).within((s) => new Promise((resolve) => s.addEventListener('abort', () => resolve('ended'))));
+      console.log(r);`;
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    assert.equal(out.trim(), 'ended');
+  });
+
   test('cap() bounds best-effort work with a fallback', async () => {
     assert.equal(await Budget.cap(never(), 20, false), false);
     assert.equal(await Budget.cap(Promise.resolve(true), 1_000, false), true);

@@ -4,6 +4,9 @@
  */
 import { GlanceError } from '../../errors.ts';
 import { fetchPage, type FetchOptions } from '../../fetch/index.ts';
+import { isImage, sniff } from '../../media/sniff.ts';
+import { essence, mimeOf } from '../../media/types.ts';
+import { isHttpUrl } from '../../query/css.ts';
 
 const PARAM = 'screenshot.overlay.background';
 
@@ -13,15 +16,8 @@ function refused(reason: string): GlanceError {
   });
 }
 
-/** Told apart from CSS the way lib/query tells them apart: anything that parses as an http(s) URL. */
-export function isImageUrl(value: string): boolean {
-  try {
-    const { protocol } = new URL(value);
-    return protocol === 'http:' || protocol === 'https:';
-  } catch {
-    return false;
-  }
-}
+/** Told apart from CSS the way lib/query tells them apart. */
+export const isImageUrl = isHttpUrl;
 
 /**
  * Functions a colour or gradient is made of. lib/query already checked the shape; this is the second line, so
@@ -45,18 +41,12 @@ export function cssBackground(value: string): string {
   return value;
 }
 
-const MAGIC: readonly [type: string, bytes: readonly number[], at?: number][] = [
-  ['image/png', [0x89, 0x50, 0x4e, 0x47]],
-  ['image/jpeg', [0xff, 0xd8, 0xff]],
-  ['image/gif', [0x47, 0x49, 0x46, 0x38]],
-  ['image/webp', [0x57, 0x45, 0x42, 0x50], 8],
-];
-
 /** The image type of `body`: its declared `image/*` type, else what its first bytes say, else undefined. */
 function imageType(body: Buffer, contentType: string | undefined): string | undefined {
-  const declared = contentType?.split(';', 1)[0]?.trim().toLowerCase();
+  const declared = essence(contentType);
   if (declared?.startsWith('image/') && /^image\/[a-z0-9.+-]+$/.test(declared)) return declared;
-  return MAGIC.find(([, bytes, at = 0]) => bytes.every((byte, i) => body[at + i] === byte))?.[0];
+  const sniffed = sniff(body);
+  return isImage(sniffed) ? mimeOf(sniffed!) : undefined;
 }
 
 export interface BackgroundImage {

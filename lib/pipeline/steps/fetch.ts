@@ -1,6 +1,7 @@
 /** Loads the target with the guarded fetcher when only its HTML is wanted: the fast path, no browser. */
 import { loadPage } from '../../fetch/document.ts';
-import { ANSWER_RESERVE_MS, needsHtml, type Step } from '../context.ts';
+import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
+import { needsHtml, type Step } from '../context.ts';
 
 export const fetch: Step = {
   name: 'fetch',

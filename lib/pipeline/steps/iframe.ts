@@ -2,11 +2,9 @@
  * `iframe`: the page's oEmbed embed as `data.iframe = { html, scripts }`, or null (lib/oembed). The module and
  * the provider registry are loaded on the first request that asks, so the metadata path never reads them.
  */
-import { ANSWER_RESERVE_MS, type Step } from '../context.ts';
+import { ANSWER_RESERVE_MS, OEMBED_MS } from '../../time/limits.ts';
+import type { Step } from '../context.ts';
 import { parsedPage } from '../parsed.ts';
-
-/** One provider answer is a small JSON document; a slow one must not eat the whole request. */
-const OEMBED_MS = 5000;
 
 export const iframe: Step = {
   name: 'iframe',

@@ -1,6 +1,7 @@
 /** Verifies and enriches every media field's candidates (docs/CONTRACT.md §4). */
 import { pingMedia } from '../../ping/index.ts';
-import { ANSWER_RESERVE_MS, PALETTE_MAX_BYTES, type Step } from '../context.ts';
+import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
+import { PALETTE_MAX_BYTES, type Step } from '../context.ts';
 
 export const ping: Step = {
   name: 'ping',

@@ -3,7 +3,8 @@
  * or a custom rule's `evaluate`. The rendered DOM is kept for extraction only when fields are wanted; the overlay, when
  * asked for, is drawn inside the same page work.
  */
-import { ANSWER_RESERVE_MS, needsHtml, type Context, type Step } from '../context.ts';
+import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
+import { needsHtml, type Context, type Step } from '../context.ts';
 
 export const render: Step = {
   name: 'render',

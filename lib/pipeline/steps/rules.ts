@@ -6,7 +6,8 @@
 import { pingMedia } from '../../ping/index.ts';
 import { Semaphore } from '../../time/semaphore.ts';
 import { buildDocument, runRules, type RulesDeps } from '../../rules/index.ts';
-import { ANSWER_RESERVE_MS, type Step } from '../context.ts';
+import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
+import type { Step } from '../context.ts';
 import { parsedPage } from '../parsed.ts';
 
 /** Media probes of the rules of one request at once (the default fields' ping has its own bound). */

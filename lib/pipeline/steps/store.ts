@@ -1,8 +1,7 @@
 /** Puts the screenshot and PDF in storage; their media objects are complete without a ping (docs/CONTRACT.md §4). */
 import { mediaFromStored } from '../../media/object.ts';
+import { mimeOf } from '../../media/types.ts';
 import type { Step } from '../context.ts';
-
-const CONTENT_TYPES = { png: 'image/png', jpeg: 'image/jpeg' } as const;
 
 export const store: Step = {
   name: 'store',
@@ -13,8 +12,8 @@ export const store: Step = {
       const signal = budget.signal();
       const { screenshot, pdf } = captures;
       const [shot, document] = await Promise.all([
-        screenshot && deps.storage.put(screenshot.body, CONTENT_TYPES[screenshot.type], signal),
-        pdf && deps.storage.put(pdf.body, 'application/pdf', signal),
+        screenshot && deps.storage.put(screenshot.body, mimeOf(screenshot.type)!, signal),
+        pdf && deps.storage.put(pdf.body, mimeOf('pdf')!, signal),
       ]);
       if (screenshot && shot) data.screenshot = { ...mediaFromStored(shot), width: screenshot.width, height: screenshot.height };
       if (document) data.pdf = mediaFromStored(document);
