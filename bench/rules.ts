@@ -8,7 +8,7 @@ import { META_FIELDS } from '../lib/data/fields.ts';
 import { collectFacts } from '../lib/extract/collect.ts';
 import { extractFromFacts, extractMetadata } from '../lib/extract/index.ts';
 import { parseQuery } from '../lib/query/index.ts';
-import { buildDocument, DocumentBuilder, runRules, tee } from '../lib/rules/index.ts';
+import { buildDocument, DocumentBuilder, runRules } from '../lib/rules/index.ts';
 import { runIfMain, type Part } from './lib/part.ts';
 import { median, ms, round } from './lib/stats.ts';
 
@@ -45,7 +45,7 @@ export const rules: Part = async ({ smoke, log }) => {
       extractOnly.push(performance.now() - started);
       started = performance.now();
       const builder = new DocumentBuilder();
-      extractFromFacts(collectFacts(page.html, page.url, (collector) => tee(collector, builder)), META_FIELDS);
+      extractFromFacts(collectFacts(page.html, page.url, (collector) => builder.beside(collector)), META_FIELDS);
       await runRules(tenRules, { document: builder.document, url: page.url }, noPing);
       withRules.push(performance.now() - started);
     }
