@@ -97,7 +97,7 @@ export const rules: Part = async ({ smoke, log }) => {
         header: ['case', 'total'],
         rows: [
           ['default fields', ms(extractTotal)],
-          ['default fields + the rules\' DOM, no rule run', `${ms(withDomTotal)} (+${(domOverhead * 100).toFixed(1)} %)`],
+          ['default fields + the rules\' DOM, no rule run', `${ms(withDomTotal)} (${domOverhead >= 0 ? '+' : ''}${(domOverhead * 100).toFixed(1)} %)`],
           ['default fields + 10 rules', ms(withRulesTotal)],
           ['added', `${(overhead * 100).toFixed(1)} %`],
         ],
