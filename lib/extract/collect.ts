@@ -45,9 +45,16 @@ type Attribs = Record<string, string>;
 
 const PARSER_OPTIONS: ParserOptions = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
 
+/** The parser events the facts collector reads. */
+export interface FactsEvents {
+  onopentag(name: string, attribs: Attribs): void;
+  ontext(text: string): void;
+  onclosetag(name: string): void;
+}
+
 /** Wraps the facts collector's handler so another handler (custom data rules build their DOM) hears the same
  *  events: a page that needs both is tokenised once. */
-export type AlsoHandler = (collector: Partial<Handler>) => Partial<Handler>;
+export type AlsoHandler = (collector: FactsEvents) => Partial<Handler>;
 
 /** Page facts from one pass of htmlparser2's events over the HTML, in one go (small pages, tests). */
 export function collectFacts(html: string, url: string, also?: AlsoHandler): PageFacts {
@@ -63,7 +70,7 @@ export async function readFacts(html: string, url: string, options: FeedOptions 
   return collector.done();
 }
 
-class Collector implements Partial<Handler> {
+class Collector implements FactsEvents {
   private readonly facts: PageFacts;
   /** Per open element, innermost last: inherited flags, tag name, itemprop of the enclosing microdata item. */
   private readonly flags: number[] = [0];

@@ -6,7 +6,7 @@
 import type { Document } from 'domhandler';
 import { readFacts } from '../extract/collect.ts';
 import type { PageFacts } from '../extract/facts.ts';
-import { DocumentBuilder, tee } from '../rules/dom.ts';
+import { DocumentBuilder } from '../rules/dom.ts';
 import type { Context } from './context.ts';
 
 export interface ParsedPage {
@@ -24,6 +24,6 @@ export function parsedPage(ctx: Context): Promise<ParsedPage | undefined> {
 
 async function parse(html: string, url: string, withDom: boolean, signal: AbortSignal): Promise<ParsedPage> {
   const builder = withDom ? new DocumentBuilder() : undefined;
-  const facts = await readFacts(html, url, { signal }, builder && ((collector) => tee(collector, builder)));
+  const facts = await readFacts(html, url, { signal }, builder && ((collector) => builder.beside(collector)));
   return { facts, dom: builder?.document };
 }

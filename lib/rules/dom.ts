@@ -1,15 +1,18 @@
 /**
  * The DOM custom rules read: htmlparser2's domhandler tree, built only when a request has rules. With metadata
- * also wanted it is built from the same parse as the page facts (lib/extract/collect.ts takes it as a second
- * handler), so the page is tokenised once.
+ * also wanted it is built from the same parse as the page facts: the builder hands each event on to the facts
+ * collector (lib/extract/collect.ts) with a direct call, so the page is tokenised once and a tee costs nothing
+ * per event. The builder also lists the elements as it makes them, for the selectors (lib/rules/elements.ts).
  *
  * Depth is bounded twice over. Elements nested past MAX_DOM_DEPTH are folded into their ancestor at that depth
  * (their text stays), so css-select's ancestor walks, serialising and Markdown stay linear. And htmlparser2's
  * Parser keeps its open-element stack with `unshift`, quadratic in nesting depth: parsing on its own, the build
  * stops at MAX_PARSE_DEPTH open elements, keeping the document up to that point.
  */
-import { Parser, type Handler, type ParserOptions } from 'htmlparser2';
-import { DomHandler, type Document } from 'domhandler';
+import { Parser, type ParserOptions } from 'htmlparser2';
+import { DomHandler, type Document, type Element } from 'domhandler';
+import type { FactsEvents } from '../extract/collect.ts';
+import { ElementIndex, keepIndex } from './elements.ts';
 import { MAX_DOM_DEPTH } from './limits.ts';
 
 /** The parser options lib/extract/collect.ts uses too: the same markup gives the same tree. */
@@ -21,6 +24,10 @@ export class DocumentBuilder extends DomHandler {
   private depth = 0;
   private folded = 0;
   private stopper: Parser | undefined;
+  private companion: FactsEvents | undefined;
+  private readonly index = new ElementIndex();
+  /** Open `<template>` elements: css-select does not look inside them, so neither does the index. */
+  private templates = 0;
 
   /** Stops the parser it is given when the page nests past MAX_PARSE_DEPTH. */
   stopping(parser: Parser): this {
@@ -28,7 +35,14 @@ export class DocumentBuilder extends DomHandler {
     return this;
   }
 
+  /** Hands every event to `companion` too, before the builder's own work. */
+  beside(companion: FactsEvents): this {
+    this.companion = companion;
+    return this;
+  }
+
   override onopentag(name: string, attribs: Record<string, string>): void {
+    this.companion?.onopentag(name, attribs);
     if (this.depth >= MAX_DOM_DEPTH) {
       this.folded++;
       if (this.stopper && this.depth + this.folded > MAX_PARSE_DEPTH) this.stopper.pause();
@@ -36,18 +50,29 @@ export class DocumentBuilder extends DomHandler {
     }
     this.depth++;
     super.onopentag(name, attribs);
+    if (this.templates === 0) this.index.add(this.tagStack[this.tagStack.length - 1] as Element);
+    if (name === 'template') this.templates++;
   }
 
-  override onclosetag(): void {
+  override ontext(data: string): void {
+    this.companion?.ontext(data);
+    super.ontext(data);
+  }
+
+  // htmlparser2 always passes the name; DomHandler's own signature leaves it out.
+  override onclosetag(name = ''): void {
+    this.companion?.onclosetag(name);
     if (this.folded > 0) {
       this.folded--;
       return;
     }
     this.depth--;
+    if ((this.tagStack[this.tagStack.length - 1] as Element).name === 'template') this.templates--;
     super.onclosetag();
   }
 
   get document(): Document {
+    keepIndex(this.root, this.index);
     return this.root;
   }
 }
@@ -59,25 +84,4 @@ export function buildDocument(html: string): Document {
   builder.stopping(parser);
   parser.end(html);
   return builder.document;
-}
-
-/** One handler that hands every parser event to each of `handlers`, in order. */
-export function tee(...handlers: Partial<Handler>[]): Partial<Handler> {
-  const events: (keyof Handler)[] = [
-    'onparserinit', 'onreset', 'onend', 'onerror', 'onclosetag', 'onopentagname', 'onattribute', 'onopentag',
-    'ontext', 'oncomment', 'oncdatastart', 'oncdataend', 'oncommentend', 'onprocessinginstruction',
-  ];
-  const out: Partial<Handler> = {};
-  for (const event of events) {
-    const listeners = handlers.flatMap((handler) => {
-      const listener = handler[event] as ((...args: unknown[]) => void) | undefined;
-      return listener ? [listener.bind(handler)] : [];
-    });
-    if (listeners.length > 0) {
-      (out as Record<string, (...args: unknown[]) => void>)[event] = (...args) => {
-        for (const listener of listeners) listener(...args);
-      };
-    }
-  }
-  return out;
 }

@@ -11,7 +11,7 @@ import { MAX_MATCHES, MAX_OUTPUT_CHARS } from './limits.ts';
 import { all, first } from './select.ts';
 import { isEmpty, isMediaType, typed, type MediaType } from './types.ts';
 
-export { buildDocument, DocumentBuilder, tee, PARSER_OPTIONS } from './dom.ts';
+export { buildDocument, DocumentBuilder, PARSER_OPTIONS } from './dom.ts';
 export { selectorError } from './select.ts';
 export { SPECIAL_ATTRS } from './attr.ts';
 export * from './limits.ts';

@@ -15,7 +15,12 @@ import { removeElement } from 'domutils';
 import { all, first } from './select.ts';
 
 const LANDMARKS = ['[itemprop="articleBody"]', 'article', 'main', '[role="main"]'];
-const CHROME_TAGS = new Set(['nav', 'aside', 'footer', 'form', 'dialog', 'script', 'style', 'noscript', 'template', 'iframe', 'svg', 'button']);
+// `<head>` and `<frameset>` matter when a page has no `<body>` and the whole document is kept: a head is never
+// content (Turndown's parser would hoist its `<title>` into the text), and a frameset holds other documents, never
+// text of its own (Turndown's parser loses its root on one).
+const CHROME_TAGS = new Set([
+  'nav', 'aside', 'footer', 'form', 'dialog', 'script', 'style', 'noscript', 'template', 'iframe', 'svg', 'button', 'head', 'frameset',
+]);
 const CHROME_ROLES = new Set(['navigation', 'banner', 'complementary', 'contentinfo', 'search', 'dialog']);
 /** `<header>` is chrome at page level, but an article's own header carries its title. */
 const KEEPS_HEADER = new Set(['article', 'main', 'section']);

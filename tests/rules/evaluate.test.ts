@@ -66,6 +66,10 @@ describe('attr', () => {
     assert.match(markdown, /^# Hello \*\*world\*\*/);
     assert.doesNotMatch(markdown, /Home|foot/);
   });
+  test('whole-page markdown of a frameset page is null, not a crash', async () => {
+    const frameset = '<html><head><title>Frames</title></head><frameset cols="20,80"><frame src="menu.htm"><frame src="top.htm"><noframes><body></body></noframes></frameset></html>';
+    assert.equal(await one('data.f.attr=markdown', frameset), null);
+  });
 });
 
 describe('selectors', () => {
