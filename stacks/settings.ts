@@ -3,6 +3,8 @@
  * `.env.<stage>` and `.env.<stage>.local` into that environment first, so per-stage values live in `.env.<stage>`.
  */
 
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseDuration } from '../lib/query/duration.ts';
 
 type Env = Record<string, string | undefined>;
@@ -30,6 +32,9 @@ export interface Settings {
   /** Whole days the buckets keep an object after its creation (GLANCE_RETENTION, rounded up; default 31, the
    *  longest `ttl`): cached answers, and screenshots and PDFs, which a put of the same bytes creates anew. */
   readonly retentionDays: number;
+  /** The deployer's adblock filter lists (GLANCE_ADBLOCK_LISTS), absolute paths on this machine: copied into the
+   *  bundle, and named there to the function (stacks/adblock-lists.ts). */
+  readonly adblockLists: readonly string[];
   /** Function settings passed through unchanged when set (lib/config.ts validates them at cold start). */
   readonly passThrough: Readonly<Record<string, string>>;
 }
@@ -76,6 +81,13 @@ function retentionDays(env: Env): number {
   return Math.ceil(ms / DAY_MS);
 }
 
+/** Comma-separated paths, relative to where `sst` runs; each must exist now rather than fail every cold start. */
+function adblockLists(env: Env): readonly string[] {
+  const paths = (env.GLANCE_ADBLOCK_LISTS ?? '').split(',').map((path) => path.trim()).filter(Boolean).map((path) => resolve(path));
+  for (const path of paths) if (!existsSync(path)) throw new SettingsError(`GLANCE_ADBLOCK_LISTS: no file at "${path}"`);
+  return Object.freeze(paths);
+}
+
 export function readSettings(env: Env = process.env): Settings {
   const apiKeysParameter = env.GLANCE_API_KEYS_PARAMETER?.trim() || undefined;
   if (apiKeysParameter && !PARAMETER.test(apiKeysParameter)) {
@@ -94,6 +106,7 @@ export function readSettings(env: Env = process.env): Settings {
     // hundreds of concurrent browsers.
     throttle: Object.freeze({ rate: positive(env, 'GLANCE_THROTTLE_RATE', 50), burst: positive(env, 'GLANCE_THROTTLE_BURST', 100) }),
     retentionDays: retentionDays(env),
+    adblockLists: adblockLists(env),
     passThrough: Object.freeze(passThrough),
   });
 }

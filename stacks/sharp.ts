@@ -32,13 +32,11 @@ export function sharpSpecs(root: string): string[] {
   return [`${SHARP_PACKAGE}@${manifest.version}`, ...platform];
 }
 
-/** An SST afterBuild hook: installs sharp for linux-x64 into the built function folder `out`. */
-export const installSharp =
-  (root: string) =>
-  async (_props: unknown, out: string): Promise<void> => {
-    await promisify(execFile)(
-      'npm',
-      ['install', '--omit=dev', '--omit=optional', '--os=linux', '--cpu=x64', '--libc=glibc', '--no-audit', '--no-fund', ...sharpSpecs(root)],
-      { cwd: out },
-    );
-  };
+/** Installs sharp for linux-x64 into the built function folder `out` (npm prunes what it did not install there). */
+export async function installSharp(root: string, out: string): Promise<void> {
+  await promisify(execFile)(
+    'npm',
+    ['install', '--omit=dev', '--omit=optional', '--os=linux', '--cpu=x64', '--libc=glibc', '--no-audit', '--no-fund', ...sharpSpecs(root)],
+    { cwd: out },
+  );
+}

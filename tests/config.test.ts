@@ -50,3 +50,13 @@ test('the local folders are swept every 10 minutes, or twice per retention when 
   assert.equal(sweepInterval(DEFAULT_RETENTION_MS), 10 * 60_000);
   assert.equal(sweepInterval(120_000), 60_000);
 });
+
+test('GLANCE_ADBLOCK_LISTS: comma-separated paths of files that exist', () => {
+  const here = new URL(import.meta.url).pathname;
+  assert.deepEqual(loadConfig({}).adblockLists, []);
+  assert.deepEqual(loadConfig({ GLANCE_ADBLOCK_LISTS: ` ${here} , ${here}` }).adblockLists, [here, here]);
+  assert.throws(
+    () => loadConfig({ GLANCE_ADBLOCK_LISTS: `${here},/nowhere/easylist.txt` }),
+    (error: Error) => error instanceof ConfigError && /GLANCE_ADBLOCK_LISTS.*\/nowhere\/easylist\.txt/.test(error.message),
+  );
+});

@@ -121,6 +121,12 @@ export function describeBundle(built: () => Synthesized): void {
       }
     });
 
+    test('holds the two adblock rulesets it reads, not the whole 120 MB package; the screenshot below is adblocked by default', () => {
+      const rulesets = join(dir, 'node_modules', '@adguard', 'dnr-rulesets', 'dist', 'filters', 'declarative');
+      assert.deepEqual(readdirSync(rulesets).sort(), ['ruleset_2', 'ruleset_3']);
+      assert.ok(existsSync(join(rulesets, '..', '..', '..', 'LICENSE')), 'the licence ships with the lists');
+    });
+
     test('answers an invalid url with the EINVALURL payload', async () => {
       const result = await handler(apiEvent('url=file:///etc/passwd'), lambdaContext);
       assert.equal(result.statusCode, 400);

@@ -6,13 +6,17 @@
  * would trample.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { describeBundle } from './bundle.ts';
 import { ACCOUNT, REGION, synth, type Synthesized } from './synth.ts';
 import { list, render, resource, resources, roleStatements, type Statement } from './template.ts';
 
+/** A deployer's own adblock list, outside the project as it would be. */
+const OWN_LIST = join(mkdtempSync(join(tmpdir(), 'glance-own-list-')), 'easylist.txt');
+writeFileSync(OWN_LIST, '[Adblock Plus 2.0]\n||ads.glance-test.example^\n');
 const CERT = `arn:aws:acm:us-east-1:${ACCOUNT}:certificate/0f0e0d0c-1111-2222-3333-444455556666`;
 /** A stage with every optional setting, and one that must never reach the function. */
 const CONFIGURED = {
@@ -26,6 +30,7 @@ const CONFIGURED = {
   GLANCE_MAX_BODY_BYTES: '2048',
   GLANCE_ALLOW_HOSTS: '127.0.0.1',
   GLANCE_RETENTION: '7d',
+  GLANCE_ADBLOCK_LISTS: OWN_LIST,
 };
 const DAYS_31 = 31 * 24 * 3600;
 
@@ -41,6 +46,7 @@ before(async () => {
 after(() => {
   prod?.dispose();
   dev?.dispose();
+  rmSync(dirname(OWN_LIST), { recursive: true, force: true });
 });
 
 const fnOf = (s: Synthesized) => resource(s.template, 'AWS::Lambda::Function', 'ApiFunction');
@@ -108,6 +114,13 @@ describe('the API function', () => {
     assert.equal(configured.GLANCE_API_KEYS_PARAMETER, '/glance/api-keys');
     assert.equal(configured.GLANCE_MAX_BODY_BYTES, '2048');
     assert.equal(configured.GLANCE_ALLOW_HOSTS, undefined, 'the address-policy exemption never reaches Lambda');
+  });
+
+  test("carries the deployer's adblock lists in its bundle and names them where Lambda unpacks it", () => {
+    assert.equal(envOf(prod).GLANCE_ADBLOCK_LISTS, undefined);
+    assert.equal(envOf(dev).GLANCE_ADBLOCK_LISTS, '/var/task/adblock-lists/0-easylist.txt');
+    const bundle = dev.assetDir(fnOf(dev)[1].Properties.Code.S3Key);
+    assert.equal(readFileSync(join(bundle, 'adblock-lists', '0-easylist.txt'), 'utf8'), readFileSync(OWN_LIST, 'utf8'));
   });
 
   test('may only use its two buckets, invoke itself and write traces', () => {
