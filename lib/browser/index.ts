@@ -121,7 +121,7 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
       headers: options.headers,
     };
     // The engine is built once per process; its first build overlaps the queue and the launch.
-    if (options.adblock) void adblocker(config.adblockLists).catch(() => undefined);
+    if (options.adblock) void adblocker(config.adblock).catch(() => undefined);
     const release = await limiter.acquire(budget);
     try {
       lap('queue');
@@ -133,7 +133,7 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
         open.subject = url.href;
         lap('open');
         await checkSelectors(open.page, selectorsOf(options, shot));
-        if (options.adblock) await enableAdblock(open.page, config.adblockLists);
+        if (options.adblock) await enableAdblock(open.page, config.adblock);
         const wantsCapture = capture.screenshot || capture.pdf;
         const reserve = wantsCapture ? Math.min(CAPTURE_RESERVE_MS, budget.remaining() * CAPTURE_RESERVE_SHARE) : 0;
         const loading = budget.slice(Infinity, reserve);

@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Request } from '@ghostery/adblocker';
 import { PACKAGED_FILTERS, packagedList, rawFilterList, usableRules } from '../../lib/browser/adblock-lists.ts';
-import { adblocker } from '../../lib/browser/adblock.ts';
+import { adblocker, buildEngine } from '../../lib/browser/adblock.ts';
 
-const blocks = async (lists: readonly string[], url: string) =>
-  (await adblocker(lists)).match(Request.fromRawDetails({ url, sourceUrl: 'https://news.example/', type: 'script' })).match;
+const blocks = async (lists: readonly string[], url: string, engine?: string) =>
+  (await adblocker({ lists, engine })).match(Request.fromRawDetails({ url, sourceUrl: 'https://news.example/', type: 'script' })).match;
 
 describe('adblock lists', () => {
   const dir = mkdtempSync(join(tmpdir(), 'glance-lists-'));
@@ -56,5 +56,15 @@ describe('adblock lists', () => {
     assert.equal(await blocks([], url), false);
     assert.equal(await blocks([list], url), true);
     assert.equal(await blocks([list], 'https://securepubads.g.doubleclick.net/tag/js/gpt.js'), true);
+  });
+
+  test('an engine serialized ahead of time (GLANCE_ADBLOCK_ENGINE) blocks what the lists it came from block', async () => {
+    const list = join(dir, 'baked.txt');
+    writeFileSync(list, '||baked.glance-test.example^\n');
+    const path = join(dir, 'engine.bin');
+    writeFileSync(path, (await buildEngine([list])).serialize());
+    assert.equal(await blocks([], 'https://baked.glance-test.example/x.js', path), true);
+    assert.equal(await blocks([], 'https://securepubads.g.doubleclick.net/tag/js/gpt.js', path), true);
+    assert.equal(await blocks([], 'https://cdn.news.example/app.js', path), false);
   });
 });

@@ -10,13 +10,15 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { Request } from '@ghostery/adblocker';
+import { PuppeteerBlocker } from '@ghostery/adblocker-puppeteer';
 import { describeBundle } from './bundle.ts';
 import { ACCOUNT, REGION, synth, type Synthesized } from './synth.ts';
 import { list, render, resource, resources, roleStatements, type Statement } from './template.ts';
 
 /** A deployer's own adblock list, outside the project as it would be. */
 const OWN_LIST = join(mkdtempSync(join(tmpdir(), 'glance-own-list-')), 'easylist.txt');
-writeFileSync(OWN_LIST, '[Adblock Plus 2.0]\n||ads.glance-test.example^\n');
+writeFileSync(OWN_LIST, '[Adblock Plus 2.0]\n||widgets.glance-test.example^\n');
 const CERT = `arn:aws:acm:us-east-1:${ACCOUNT}:certificate/0f0e0d0c-1111-2222-3333-444455556666`;
 /** A stage with every optional setting, and one that must never reach the function. */
 const CONFIGURED = {
@@ -116,11 +118,17 @@ describe('the API function', () => {
     assert.equal(configured.GLANCE_ALLOW_HOSTS, undefined, 'the address-policy exemption never reaches Lambda');
   });
 
-  test("carries the deployer's adblock lists in its bundle and names them where Lambda unpacks it", () => {
-    assert.equal(envOf(prod).GLANCE_ADBLOCK_LISTS, undefined);
-    assert.equal(envOf(dev).GLANCE_ADBLOCK_LISTS, '/var/task/adblock-lists/0-easylist.txt');
-    const bundle = dev.assetDir(fnOf(dev)[1].Properties.Code.S3Key);
-    assert.equal(readFileSync(join(bundle, 'adblock-lists', '0-easylist.txt'), 'utf8'), readFileSync(OWN_LIST, 'utf8'));
+  test("carries the adblock engine prebuilt from the packaged lists and the deployer's, named where Lambda unpacks it", async () => {
+    assert.equal(envOf(prod).GLANCE_ADBLOCK_ENGINE, '/var/task/adblock-engine.bin');
+    assert.equal(envOf(dev).GLANCE_ADBLOCK_LISTS, undefined, 'the lists are in the engine');
+    const engineOf = async (s: Synthesized) =>
+      PuppeteerBlocker.deserialize(readFileSync(join(s.assetDir(fnOf(s)[1].Properties.Code.S3Key), 'adblock-engine.bin')));
+    const blocked = (engine: PuppeteerBlocker, url: string) =>
+      engine.match(Request.fromRawDetails({ url, sourceUrl: 'https://news.example/', type: 'script' })).match;
+    const [own, plain] = [await engineOf(dev), await engineOf(prod)];
+    assert.equal(blocked(own, 'https://widgets.glance-test.example/embed.js'), true, "the deployer's list is in dev's engine");
+    assert.equal(blocked(plain, 'https://widgets.glance-test.example/embed.js'), false);
+    for (const engine of [own, plain]) assert.equal(blocked(engine, 'https://securepubads.g.doubleclick.net/tag/js/gpt.js'), true);
   });
 
   test('may only use its two buckets, invoke itself and write traces', () => {
