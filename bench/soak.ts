@@ -53,7 +53,8 @@ async function freePort(): Promise<number> {
 function diskBytes(dir: string): number {
   let total = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
+    // A temporary file renamed into place, or a file swept, between the listing and its stat: it is gone.
+    if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name), { throwIfNoEntry: false })?.size ?? 0;
   }
   return total;
 }

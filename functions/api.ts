@@ -3,7 +3,6 @@
  * call into lib/. API Gateway HTTP API, payload format 2.0. CORS, the preflight, security headers and header-name
  * case are the core's (lib/http/), shared with the local service.
  */
-import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
@@ -13,12 +12,25 @@ import { createApp, type App, type AppDeps } from '../lib/app.ts';
 import { createLambdaRefresher, isRefreshEvent, type RefreshEvent } from '../lib/aws/lambda-refresh.ts';
 import { loadConfig, type Config } from '../lib/config.ts';
 import { withStandardHeaders } from '../lib/http/headers.ts';
+import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
+import type { AccessRecord } from '../lib/http/access-log.ts';
 import type { ApiRequest } from '../lib/http/types.ts';
 import { errorResponse } from '../lib/http/respond.ts';
-import { logger, metrics, tracer } from './observability.ts';
+import { METRIC } from './metric-names.ts';
+import { count, logger, metricEvents, metrics, tracer } from './observability.ts';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
+
+/**
+ * Kept back from the invocation's remaining time for what follows the core's answer: middy's after-middlewares
+ * (the metrics flush, the tracer) and handing up to 6 MB back to API Gateway. Without it the invocation's own
+ * timeout would end the request first, with Lambda's generic error instead of the contract's ETIMEOUT.
+ */
+export const ANSWER_RESERVE_MS = 1000;
+
+/** Epoch ms by which the core must have answered: what the invocation has left, less the reserve. */
+const invocationDeadline = (context: Context): number => Date.now() + context.getRemainingTimeInMillis() - ANSWER_RESERVE_MS;
 
 function toApiRequest(event: Event, context: Context): ApiRequest {
   const headers: Record<string, string | undefined> = { ...event.headers };
@@ -29,11 +41,15 @@ function toApiRequest(event: Event, context: Context): ApiRequest {
     headers,
     requestId: event.requestContext.requestId || context.awsRequestId,
     receivedAt: event.requestContext.timeEpoch || Date.now(),
+    deadline: invocationDeadline(context),
   };
 }
 
 const onUnexpectedError = (error: unknown, requestId: string) =>
   logger.error('unexpected error', { error: error as Error, requestId });
+
+/** The one access record of each request (lib/http/access-log.ts), a structured line in CloudWatch. */
+const onAnswered = (record: AccessRecord) => logger.info('answered', { ...record });
 
 /** Last resort: whatever escapes the app still answers the contract's EFATAL payload, never a stack trace. */
 const lastResort = (config: Config): middy.MiddlewareObj<Event, Result> => ({
@@ -48,37 +64,89 @@ const lastResort = (config: Config): middy.MiddlewareObj<Event, Result> => ({
 function lambdaRefresh(config: Config): AppDeps {
   if (!config.lambda) return {};
   const { functionName, region } = config.lambda;
-  return { refresh: createLambdaRefresher(functionName, region, { onError: (error) => onUnexpectedError(error, 'refresh') }) };
+  const onError = (error: unknown) => {
+    count(METRIC.refreshError);
+    onUnexpectedError(error, 'refresh');
+  };
+  return { refresh: createLambdaRefresher(functionName, region, { onError }) };
 }
 
+export type Handler = ((event: Event | RefreshEvent, context: Context) => Promise<Result>) & {
+  /** Closes the core: waits for work in flight, launches no browser from then on, then stops the browser. */
+  close(): Promise<void>;
+};
+
 /** `app` lets a caller (the tests) build the app with its own dependencies; by default one is built from config. */
-export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?: App } = {}) {
-  const core = app ?? createApp(config, { onUnexpectedError, ...lambdaRefresh(config), ...deps });
+export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?: App } = {}): Handler {
+  const core = app ?? createApp(config, { onUnexpectedError, onAnswered, events: metricEvents(), ...lambdaRefresh(config), ...deps });
   const http = middy<Event, Result>();
   if (tracer) http.use(captureLambdaHandler(tracer));
   http
     .use(injectLambdaContext(logger))
-    .use(logMetrics(metrics))
+    .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(lastResort(config))
     .handler(async (event, context) => {
+      if (event.rawPath === HEALTH_PATH) return healthResponse(false);
       const request = toApiRequest(event, context);
       const response = await core.handle(request);
       // A preflight is the browser's, not a caller's request: it is not counted.
       if (request.method !== 'OPTIONS') {
-        const outcome = response.statusCode < 400 ? 'success' : response.statusCode < 500 ? 'fail' : 'error';
-        metrics.addMetric(outcome, MetricUnit.Count, 1);
+        count(response.statusCode < 400 ? METRIC.success : response.statusCode < 500 ? METRIC.fail : METRIC.error);
       }
       return response;
     });
-  // A self-invocation refreshing a stale entry is not an HTTP request: it skips the middy chain.
-  return async (event: Event | RefreshEvent, context: Context): Promise<Result> => {
+  // A self-invocation refreshing a stale entry is not an HTTP request: it skips the middy chain, so it publishes
+  // its metrics itself.
+  const invoke = async (event: Event | RefreshEvent, context: Context): Promise<Result> => {
     if (!isRefreshEvent(event)) return http(event, context);
     const { rawQueryString, headers } = event.glanceRefresh;
-    const request = { method: 'GET', rawQueryString, headers, requestId: context.awsRequestId, receivedAt: Date.now() };
-    const { statusCode } = await core.handle(request, 'refresh');
-    logger.info('refreshed a stale entry', { statusCode });
-    return { statusCode };
+    const deadline = invocationDeadline(context);
+    const request = { method: 'GET', rawQueryString, headers, requestId: context.awsRequestId, receivedAt: Date.now(), deadline };
+    try {
+      const { statusCode } = await core.handle(request, 'refresh');
+      logger.info('refreshed a stale entry', { statusCode });
+      // EFATAL and EBUSY are ours; the target's failures (EFETCH, timeouts) are not the refresh's.
+      if (statusCode === 500 || statusCode === 503) count(METRIC.refreshError);
+      return { statusCode };
+    } catch (error) {
+      count(METRIC.refreshError);
+      throw error;
+    } finally {
+      // Powertools warns on every publish with nothing to publish.
+      if (metrics.hasStoredMetrics()) metrics.publishStoredMetrics();
+    }
   };
+  // Invocations not yet answered, which close() lets finish: the core's own close covers the browser's work, not
+  // what follows it (storing a capture, the answer itself).
+  const inFlight = new Set<Promise<unknown>>();
+  const handle = (event: Event | RefreshEvent, context: Context): Promise<Result> => {
+    const answer = invoke(event, context);
+    const settled = answer.catch(() => undefined).finally(() => inFlight.delete(settled));
+    inFlight.add(settled);
+    return answer;
+  };
+  return Object.assign(handle, { close: async () => void (await Promise.all([core.close(), ...inFlight])) });
+}
+
+/**
+ * Lambda sends the runtime SIGTERM before it shuts an execution environment down (when an extension is
+ * registered; without one the environment is simply frozen and killed). Node's default would end the process
+ * with the browser still running; instead the core closes (no Chromium is launched from then on, the browser is
+ * closed politely) and the process exits as the runtime expected. Puppeteer's own signal handlers are off
+ * (lib/browser/launch.ts), so nothing kills the browser under a page first.
+ */
+function closeOnSigterm(close: () => Promise<void>): void {
+  process.once('SIGTERM', () => {
+    logger.info('SIGTERM: closing the browser before the execution environment shuts down');
+    close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error('shutdown failed', { error: error as Error });
+        process.exit(1);
+      },
+    );
+  });
 }
 
 export const handler = createHandler(loadConfig());
+closeOnSigterm(handler.close);

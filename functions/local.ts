@@ -1,7 +1,7 @@
 /**
  * The local service (the embedded default): the core behind node:http. A request becomes the core's ApiRequest and
- * its ApiResponse is written back; stored screenshots and PDFs are served as the CDN would; every other path is
- * API Gateway's 404. No middy, no Powertools: a cache hit costs the core's work and the socket's, nothing more.
+ * its ApiResponse is written back; `/health` answers for balancers; stored screenshots and PDFs are served as the
+ * CDN would; every other path is API Gateway's 404. No middy, no Powertools: a cache hit costs the core's work and the socket's, nothing more.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { createApp, type App } from '../lib/app.ts';
 import { DEFAULT_SHUTDOWN_GRACE_MS, loadConfig } from '../lib/config.ts';
+import type { AccessRecord } from '../lib/http/access-log.ts';
+import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
 import type { ApiRequest, ApiResponse } from '../lib/http/types.ts';
 import { serveAsset } from '../lib/storage/serve.ts';
 import { createStorage, type Storage } from '../lib/storage/index.ts';
@@ -75,6 +77,7 @@ export function createLocalServer(app: App, { assets, graceMs = DEFAULT_SHUTDOWN
     if (path === undefined) return write(res, json(400, BAD_REQUEST), false);
     const headOnly = req.method === 'HEAD';
     if (path === '/') return write(res, await app.handle(toApiRequest(req, target, queryAt)), headOnly);
+    if (path === HEALTH_PATH) return write(res, healthResponse(closing !== undefined), headOnly);
     const asset = assets ? await serveAsset(assets, path.slice(1), req.method ?? 'GET', req.headers) : undefined;
     if (asset) return void res.writeHead(asset.statusCode, asset.headers).end(headOnly ? undefined : asset.body);
     // API Gateway's own route table: only `/` reaches the function.
@@ -118,7 +121,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const assets = config.storage.kind === 'local' ? createStorage(config.storage, config.cdnUrl) : undefined;
   const onUnexpectedError = (error: unknown, requestId: string) => console.error(`unexpected error (request ${requestId})`, error);
-  const app = createApp(config, { onUnexpectedError });
+  // One JSON line per answered request on stdout (lib/http/access-log.ts: no caller secrets in it).
+  const onAnswered = (record: AccessRecord) => console.log(JSON.stringify({ msg: 'answered', ...record }));
+  const app = createApp(config, { onUnexpectedError, onAnswered });
   const local = createLocalServer(app, { assets, graceMs: config.shutdownGraceMs });
   local.server.listen(config.port, config.host, () => {
     const { address, port } = local.server.address() as AddressInfo;

@@ -11,6 +11,7 @@ import {
   createLocalRefresher,
   ResultCache,
   type CacheStore,
+  type CacheStatus,
   type Produced,
   type Refresh,
 } from './cache/index.ts';
@@ -20,10 +21,12 @@ import { parseTarget, type Resolver, type VettedUrl } from './fetch/index.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import { pickPaths } from './http/data-paths.ts';
 import { runPipeline, type PipelineDeps } from './pipeline/index.ts';
+import { featuresOf, type Feature } from './pipeline/features.ts';
 import type { OembedProvider } from './oembed/providers.ts';
 import { PingCache } from './ping/index.ts';
 import { TIMEOUT, type Options } from './query/options.ts';
 import { preflight } from './http/cors.ts';
+import { accessRecord, type AccessRecord } from './http/access-log.ts';
 import { lowerCaseNames, withStandardHeaders } from './http/headers.ts';
 import { isForwardedHeader } from './http/forwarded-headers.ts';
 import { createRequestParser } from './http/parse-request.ts';
@@ -34,11 +37,21 @@ import { sweepInterval, sweepPeriodically } from './storage/sweep.ts';
 import { Budget } from './time/budget.ts';
 import { Timings } from './time/timings.ts';
 
+type BrowserEvents = import('./browser/index.ts').BrowserEvents;
+
+/** What happened, for whoever counts it (the Lambda handler's metrics): lib/ never imports a metrics library. */
+export interface AppEvents extends BrowserEvents {
+  /** A caller's request answered through the cache: how, and the costly features it asked for. */
+  answered?(event: { cache: CacheStatus; features: readonly Feature[] }): void;
+}
+
 export interface AppDeps {
   /** DNS for targets; tests inject one to make public-looking names resolve where they like. */
   resolver?: Resolver;
   /** Where unexpected errors are reported (with their stack, which never reaches the caller). */
   onUnexpectedError?: (error: unknown, requestId: string) => void;
+  /** Where the one access record of each answered request goes (lib/http/access-log.ts). */
+  onAnswered?: (record: AccessRecord) => void;
   /** Where screenshots and PDFs go; by default the store the configuration names. */
   storage?: Storage;
   /** Where answers are cached; by default the store the configuration names (`null`: no cache). */
@@ -49,6 +62,7 @@ export interface AppDeps {
   browserArgs?: string[];
   /** The oEmbed provider registry; by default the one shipped in the `oembed-providers` package. */
   oembedProviders?: readonly OembedProvider[];
+  events?: AppEvents;
 }
 
 /** `refresh`: a background refresh of a stale entry asked for by this service itself (regenerate, no key check). */
@@ -75,7 +89,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     // Imported on first need only: puppeteer stays off the metadata path.
     renderer: () =>
       (renderer ??= import('./browser/index.ts').then(({ createRenderer }) =>
-        createRenderer({ config, resolver: deps.resolver, extraArgs: [...config.chromiumArgs, ...(deps.browserArgs ?? [])] }),
+        createRenderer({ config, resolver: deps.resolver, extraArgs: [...config.chromiumArgs, ...(deps.browserArgs ?? [])], events: deps.events }),
       )),
   };
   const report = (error: unknown) => deps.onUnexpectedError?.(error, 'cache');
@@ -140,6 +154,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       // A clock of its own on the same deadline: produce() aborts `budget` once its answer is decided, which must
       // not read as the time running out before the cache hands that answer back.
       const outcome = await Budget.until(budget.deadline).race(answer, timeUp(options.timeout));
+      if (origin === 'caller') deps.events?.answered?.({ cache: outcome.status, features: featuresOf(options) });
       // An answer shaped by x-api-header-* (a cookie, say) is not one an edge cache may share.
       const shared = !Object.keys(request.headers).some(isForwardedHeader);
       response = { ...outcome.answer, headers: { ...outcome.answer.headers, ...cacheHeaders(outcome, { shared }) } };
@@ -154,6 +169,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       'x-response-time': `${total}ms`,
       'server-timing': timings.header(total),
     };
+    deps.onAnswered?.(accessRecord(request, origin, response, target, timings, total));
     if (request.method === 'HEAD') response.body = '';
     return withStandardHeaders(response);
   }

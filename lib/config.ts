@@ -77,7 +77,7 @@ export type StorageSettings =
 export const DEFAULT_USER_AGENT =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-const DOCS_URL = 'https://github.com/glance-api/glance#errors';
+export const DOCS_URL = 'https://github.com/glance-api/glance#errors';
 
 /** Ten seconds: most answers take one or two; the rare long render is cut rather than hold up a deploy. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
@@ -98,9 +98,9 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return value;
 }
 
-function policy(setting: string): AddressPolicy {
+function policy(setting: string, local: boolean): AddressPolicy {
   try {
-    return AddressPolicy.fromSetting(setting);
+    return AddressPolicy.fromSetting(setting, { local });
   } catch (error) {
     throw new ConfigError(`GLANCE_ALLOW_HOSTS: ${(error as Error).message}`, { cause: error });
   }
@@ -184,7 +184,8 @@ export function loadConfig(env: Env = process.env): Config {
     host: env.HOST || '127.0.0.1',
     shutdownGraceMs: integer(env, 'GLANCE_SHUTDOWN_GRACE_MS', DEFAULT_SHUTDOWN_GRACE_MS, 0, 10 * 60_000),
     publicUrl,
-    policy: policy(env.GLANCE_ALLOW_HOSTS ?? ''),
+    // AWS_LAMBDA_FUNCTION_NAME is set by the Lambda runtime itself: without it, this is the one-machine service.
+    policy: policy(env.GLANCE_ALLOW_HOSTS ?? '', !env.AWS_LAMBDA_FUNCTION_NAME),
     maxBodyBytes: integer(env, 'GLANCE_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
     userAgent: env.GLANCE_USER_AGENT || DEFAULT_USER_AGENT,
     docsUrl: env.GLANCE_DOCS_URL || DOCS_URL,

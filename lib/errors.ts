@@ -11,6 +11,8 @@ export const ERRORS = {
   EINVALOVERLAYBG: 400,
   EINVALEMBED: 400,
   EINVALDATA: 400,
+  /** A Microlink parameter Glance does not offer: refused by name, never silently ignored. */
+  EUNSUPPORTED: 400,
   EFORBIDDENURL: 403,
   EMAXREDIRECTS: 400,
   ETOOLARGE: 413,
@@ -24,6 +26,8 @@ export const ERRORS = {
   EBUSY: 503,
   EMETHOD: 405,
   EAUTH: 401,
+  /** Over a rate limit or quota. Answered at the edge (stacks/rate-limit.ts), before the function runs. */
+  ERATE: 429,
   EFATAL: 500,
 } as const;
 

@@ -1,7 +1,9 @@
 /**
- * Glance on AWS: CloudFront → API Gateway HTTP API → one Lambda function (functions/api.ts) with Chromium from a
- * layer; screenshots and PDFs in a private bucket behind a second CloudFront distribution; cached answers in a
- * private bucket; both buckets forget objects after the retention (31 days by default). Settings: stacks/settings.ts.
+ * Glance on AWS: CloudFront (optionally behind WAF rate rules) → API Gateway HTTP API (throttled) → one Lambda
+ * function (functions/api.ts, reserved concurrency) with Chromium from a layer; screenshots and PDFs in a private
+ * bucket behind a second CloudFront distribution; cached answers in a private bucket; both buckets forget objects
+ * after the retention (31 days by default); alarms, a dashboard and log retention on every log group.
+ * Settings: stacks/settings.ts.
  */
 import { Duration } from 'aws-cdk-lib';
 import { Architecture, Code, LayerVersion, Runtime } from 'aws-cdk-lib/aws-lambda';
@@ -9,10 +11,14 @@ import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership, type Buck
 import type { Construct } from 'constructs';
 import { useProject } from 'sst/project.js';
 import { Api, Function as SstFunction, type StackContext } from 'sst/constructs';
+import { DOCS_URL } from '../lib/config.ts';
 import { createApiCdn } from './api-cdn.ts';
 import { createAssetCdn } from './assets.ts';
 import { buildChromiumLayer, CHROMIUM_PACKAGE } from './chromium-layer.ts';
+import { retainLogs } from './log-groups.ts';
+import { createMonitoring } from './monitoring.ts';
 import { apiKeysStatements, bucketStatements, selfInvokeStatement } from './permissions.ts';
+import { createErrorPages, createRateLimitAcl } from './rate-limit.ts';
 import { ENGINE_PATH, writeAdblockEngine } from './adblock-engine.ts';
 import { readSettings } from './settings.ts';
 import { installSharp, SHARP_PACKAGE } from './sharp.ts';
@@ -28,7 +34,9 @@ function privateBucket(scope: Construct, id: string, props: BucketProps = {}): B
 }
 
 export function Glance({ app, stack }: StackContext) {
-  const settings = readSettings();
+  const settings = readSettings(app.stage);
+  const docsUrl = settings.passThrough.GLANCE_DOCS_URL ?? DOCS_URL;
+  retainLogs(stack, settings.logRetentionDays);
   const root = useProject().paths.root;
 
   // A cached answer lives at most `ttl` (at most 31 days, the default retention); an asset is created anew each
@@ -45,7 +53,7 @@ export function Glance({ app, stack }: StackContext) {
   const layer = buildChromiumLayer(root);
   const chromium = new LayerVersion(stack, 'ChromiumLayer', {
     code: Code.fromAsset(layer.path),
-    compatibleRuntimes: [Runtime.NODEJS_22_X],
+    compatibleRuntimes: [Runtime.NODEJS_22_X, Runtime.NODEJS_24_X],
     // The package ships the x86-64 build of Chromium only.
     compatibleArchitectures: [Architecture.X86_64],
     description: `${CHROMIUM_PACKAGE} ${layer.version} for Glance`,
@@ -56,14 +64,17 @@ export function Glance({ app, stack }: StackContext) {
   const fn = new SstFunction(stack, 'ApiFunction', {
     handler: 'functions/api.handler',
     functionName,
-    runtime: 'nodejs22.x',
+    // nodejs22.x leaves standard support in April 2027; GLANCE_RUNTIME=nodejs24.x moves before that.
+    runtime: settings.runtime,
     architecture: 'x86_64',
     // Chromium wants memory, and Lambda gives CPU in proportion to it.
     memorySize: 2048,
     // The request budget is 28 s (docs/CONTRACT.md §2); the function gets a little more to answer ETIMEOUT itself.
     timeout: 30,
     tracing: 'active',
-    logRetention: 'one_month',
+    // The most instances (each with its Chromium) that callers can buy at once, and never starved by other
+    // functions of the account: the bound on compute spend (README, What it costs).
+    ...(settings.reservedConcurrency ? { reservedConcurrentExecutions: settings.reservedConcurrency } : {}),
     layers: [chromium],
     nodejs: {
       format: 'esm',
@@ -103,6 +114,9 @@ export function Glance({ app, stack }: StackContext) {
       ...settings.passThrough,
     },
   });
+  // The self-invocation refreshing a stale entry: one try, and dropped when it waited a minute, since by then
+  // another caller's STALE answer asks again. Lambda's default (2 retries, 6 hours) would render it up to thrice.
+  fn.configureAsyncInvoke({ retryAttempts: 0, maxEventAge: Duration.seconds(60) });
   fn.attachPermissions([
     ...bucketStatements([assets, cache]),
     selfInvokeStatement(stack, functionName),
@@ -113,14 +127,32 @@ export function Glance({ app, stack }: StackContext) {
     // The function's own CORS middleware answers preflights; API Gateway's would replace its exposed x-* headers.
     cors: false,
     defaults: { throttle: settings.throttle },
-    routes: { 'GET /': fn, 'HEAD /': fn, 'OPTIONS /': fn },
+    routes: { 'GET /': fn, 'HEAD /': fn, 'OPTIONS /': fn, 'GET /health': fn },
   });
-  const apiCdn = createApiCdn(stack, api.cdk.httpApi, { domain: settings.apiDomain, keyed: Boolean(settings.apiKeysParameter) });
+  const errorPages = createErrorPages(stack, privateBucket(stack, 'ErrorPages'), docsUrl);
+  const waf = settings.waf.perIp || settings.waf.perKey ? createRateLimitAcl(stack, settings.waf, docsUrl) : undefined;
+  const apiCdn = createApiCdn(stack, api.cdk.httpApi, {
+    domain: settings.apiDomain,
+    keyed: Boolean(settings.apiKeysParameter),
+    errorPages,
+    webAclId: waf?.attrArn,
+  });
+  const dashboard = createMonitoring(stack, {
+    fn,
+    functionName,
+    httpApi: api.cdk.httpApi,
+    target: settings.alarms,
+    reservedConcurrency: settings.reservedConcurrency,
+  });
 
   stack.addOutputs({
     ApiEndpoint: { value: apiCdn.url, description: 'The API, through CloudFront: call this' },
     HttpApiUrl: { value: api.url, description: 'The HTTP API itself, uncached' },
     CdnUrl: { value: assetCdn.url, description: 'Where screenshots and PDFs are served (CDN_URL)' },
+    DashboardUrl: {
+      value: `https://${stack.region}.console.aws.amazon.com/cloudwatch/home?region=${stack.region}#dashboards:name=${dashboard.dashboardName}`,
+      description: 'The CloudWatch dashboard',
+    },
     ApiDistributionDomain: apiCdn.distribution.distributionDomainName,
     CdnDistributionDomain: assetCdn.distribution.distributionDomainName,
     AssetsBucket: assets.bucketName,

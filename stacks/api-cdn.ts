@@ -31,6 +31,7 @@ import {
 import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { Construct } from 'constructs';
 import { customDomainProps } from './assets.ts';
+import type { ErrorPages } from './rate-limit.ts';
 import type { CustomDomain } from './settings.ts';
 
 /** The longest `ttl` a request may ask for (docs/CONTRACT.md §2). */
@@ -42,7 +43,16 @@ export interface ApiCdn {
   readonly url: string;
 }
 
-export function createApiCdn(scope: Construct, httpApi: HttpApi, options: { domain: CustomDomain | undefined; keyed: boolean }): ApiCdn {
+export interface ApiCdnOptions {
+  readonly domain: CustomDomain | undefined;
+  readonly keyed: boolean;
+  /** ERATE in place of API Gateway's own 429 (stacks/rate-limit.ts). */
+  readonly errorPages: ErrorPages;
+  /** The WAF web ACL's ARN, when there is one. */
+  readonly webAclId: string | undefined;
+}
+
+export function createApiCdn(scope: Construct, httpApi: HttpApi, options: ApiCdnOptions): ApiCdn {
   const stack = Stack.of(scope);
   const cachePolicy = new CachePolicy(scope, 'ApiCachePolicy', {
     comment: 'Glance answers: keyed on the whole query string, kept as long as s-maxage says',
@@ -79,6 +89,9 @@ export function createApiCdn(scope: Construct, httpApi: HttpApi, options: { doma
       originRequestPolicy,
       compress: true,
     },
+    additionalBehaviors: options.errorPages.behaviors,
+    errorResponses: options.errorPages.errorResponses,
+    ...(options.webAclId ? { webAclId: options.webAclId } : {}),
     httpVersion: HttpVersion.HTTP2_AND_3,
     ...customDomainProps(scope, 'ApiCertificate', options.domain),
   });

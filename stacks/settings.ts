@@ -20,15 +20,43 @@ export interface CustomDomain {
   readonly certificateArn: string;
 }
 
+/** Log groups keep this many days (a value CloudWatch Logs accepts). */
+const LOG_RETENTION_DAYS = [1, 3, 5, 7, 14, 30, 60, 90, 120, 150, 180, 365, 400, 545, 731, 1096, 1827, 2192, 2557, 2922, 3288, 3653] as const;
+export type LogRetentionDays = (typeof LOG_RETENTION_DAYS)[number];
+
+const RUNTIMES = ['nodejs22.x', 'nodejs24.x'] as const;
+export type Runtime = (typeof RUNTIMES)[number];
+
+/** Where alarms go: a new topic with an e-mail subscription, an existing topic, both, or nowhere (console only). */
+export interface AlarmTarget {
+  readonly email: string | undefined;
+  readonly topicArn: string | undefined;
+}
+
+export interface WafLimits {
+  /** Per client IP address (GLANCE_WAF_RATE_LIMIT). */
+  readonly perIp: number | undefined;
+  /** Per API key (GLANCE_WAF_KEY_RATE_LIMIT); needs keys. */
+  readonly perKey: number | undefined;
+}
+
 export interface Settings {
   /** Custom domain of the asset CDN (screenshots, PDFs); else its cloudfront.net address. */
   readonly cdnDomain: CustomDomain | undefined;
   /** Custom domain of the API's CloudFront distribution; else its cloudfront.net address. */
   readonly apiDomain: CustomDomain | undefined;
-  /** Name or ARN of an existing SSM SecureString parameter holding the API keys; none means an open API. */
+  /** Name or ARN of an SSM SecureString parameter holding the API keys; none means an open API. Non-dev stages get
+   *  `/glance/<stage>/api-keys` unless GLANCE_OPEN_API=true. */
   readonly apiKeysParameter: string | undefined;
   /** HTTP API default-route throttling: steady requests per second and burst size. */
   readonly throttle: { readonly rate: number; readonly burst: number };
+  /** Concurrent executions reserved for (and the most allowed to) the function; undefined: none reserved. */
+  readonly reservedConcurrency: number | undefined;
+  /** WAF rate rules on the API's CloudFront, each answering ERATE past its limit of requests per 5 minutes. */
+  readonly waf: WafLimits;
+  readonly runtime: Runtime;
+  readonly logRetentionDays: LogRetentionDays;
+  readonly alarms: AlarmTarget;
   /** Whole days the buckets keep an object after its creation (GLANCE_RETENTION, rounded up; default 31, the
    *  longest `ttl`): cached answers, and screenshots and PDFs, which a put of the same bytes creates anew. */
   readonly retentionDays: number;
@@ -51,6 +79,10 @@ const PASS_THROUGH = ['GLANCE_MAX_BODY_BYTES', 'GLANCE_USER_AGENT', 'GLANCE_DOCS
 
 const CLOUDFRONT_CERTIFICATE = /^arn:aws[\w-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/;
 const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const TOPIC = /^arn:aws[\w-]*:sns:[\w-]+:\d{12}:[\w-]{1,256}$/;
+/** Stages that get an open API unless told otherwise: the developer's own. Every other stage is keyed by default. */
+const DEV_STAGE = /^(dev|development|local)(-.*)?$/;
 const PARAMETER = /^(arn:aws[\w-]*:ssm:[\w-]+:\d{12}:parameter\/[\w./-]+|\/?[\w./-]{1,2048})$/;
 
 function domain(env: Env, name: string, certificate: string): CustomDomain | undefined {
@@ -72,6 +104,65 @@ function positive(env: Env, name: string, fallback: number): number {
   return value;
 }
 
+function oneOf<T extends string | number>(env: Env, name: string, values: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = values.find((candidate) => String(candidate) === raw.trim());
+  if (value === undefined) throw new SettingsError(`${name} must be one of ${values.join(', ')}, got "${raw}"`);
+  return value;
+}
+
+function flag(env: Env, name: string): boolean | undefined {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return undefined;
+  if (raw !== 'true' && raw !== 'false') throw new SettingsError(`${name} must be true or false, got "${env[name]}"`);
+  return raw === 'true';
+}
+
+/**
+ * Keys unless the API is opened on purpose: an explicit parameter, else for a non-dev stage (or GLANCE_OPEN_API=false)
+ * the stage's conventional parameter, which must exist before the first request (until then every request is EFATAL).
+ */
+function apiKeysParameter(env: Env, stage: string): string | undefined {
+  const named = env.GLANCE_API_KEYS_PARAMETER?.trim() || undefined;
+  const open = flag(env, 'GLANCE_OPEN_API');
+  if (named && open) throw new SettingsError('GLANCE_OPEN_API=true and GLANCE_API_KEYS_PARAMETER contradict each other: set one');
+  if (named && !PARAMETER.test(named)) {
+    throw new SettingsError(`GLANCE_API_KEYS_PARAMETER must be an SSM parameter name or ARN, got "${named}"`);
+  }
+  if (named) return named;
+  const keyed = open === undefined ? !DEV_STAGE.test(stage) : !open;
+  return keyed ? `/glance/${stage}/api-keys` : undefined;
+}
+
+/** Default 10, enough for ~4 screenshots/s; `off` reserves nothing (accounts whose limit is below 110 must). */
+function reservedConcurrency(env: Env): number | undefined {
+  if (env.GLANCE_RESERVED_CONCURRENCY?.trim().toLowerCase() === 'off') return undefined;
+  return positive(env, 'GLANCE_RESERVED_CONCURRENCY', 10);
+}
+
+/** WAF counts rate-based rules over 5 minutes here and refuses limits under 10. */
+function wafLimit(env: Env, name: string): number | undefined {
+  if (!env[name]) return undefined;
+  const limit = positive(env, name, 0);
+  if (limit < 10) throw new SettingsError(`${name} must be at least 10 (requests per 5 minutes), got "${limit}"`);
+  return limit;
+}
+
+function wafLimits(env: Env, keyed: boolean): WafLimits {
+  const perKey = wafLimit(env, 'GLANCE_WAF_KEY_RATE_LIMIT');
+  if (perKey && !keyed) throw new SettingsError('GLANCE_WAF_KEY_RATE_LIMIT counts requests per API key: it needs API keys, and this API is open');
+  return Object.freeze({ perIp: wafLimit(env, 'GLANCE_WAF_RATE_LIMIT'), perKey });
+}
+
+function alarmTarget(env: Env): AlarmTarget {
+  const email = env.GLANCE_ALARM_EMAIL?.trim() || undefined;
+  const topicArn = env.GLANCE_ALARM_TOPIC_ARN?.trim() || undefined;
+  if (email && !EMAIL.test(email)) throw new SettingsError(`GLANCE_ALARM_EMAIL must be an e-mail address, got "${email}"`);
+  if (topicArn && !TOPIC.test(topicArn)) throw new SettingsError(`GLANCE_ALARM_TOPIC_ARN must be an SNS topic ARN, got "${topicArn}"`);
+  return { email, topicArn };
+}
+
 /** S3 lifecycle rules count in whole days: a retention is rounded up to them. */
 function retentionDays(env: Env): number {
   const raw = env.GLANCE_RETENTION;
@@ -88,11 +179,8 @@ function adblockLists(env: Env): readonly string[] {
   return Object.freeze(paths);
 }
 
-export function readSettings(env: Env = process.env): Settings {
-  const apiKeysParameter = env.GLANCE_API_KEYS_PARAMETER?.trim() || undefined;
-  if (apiKeysParameter && !PARAMETER.test(apiKeysParameter)) {
-    throw new SettingsError(`GLANCE_API_KEYS_PARAMETER must be an SSM parameter name or ARN, got "${apiKeysParameter}"`);
-  }
+export function readSettings(stage: string, env: Env = process.env): Settings {
+  const keys = apiKeysParameter(env, stage);
   const passThrough: Record<string, string> = {};
   for (const name of PASS_THROUGH) {
     const value = env[name];
@@ -101,10 +189,15 @@ export function readSettings(env: Env = process.env): Settings {
   return Object.freeze({
     cdnDomain: domain(env, 'GLANCE_CDN_DOMAIN', 'GLANCE_CDN_CERTIFICATE_ARN'),
     apiDomain: domain(env, 'GLANCE_API_DOMAIN', 'GLANCE_API_CERTIFICATE_ARN'),
-    apiKeysParameter,
+    apiKeysParameter: keys,
     // Each request may hold a Chromium for up to 28 s: the defaults keep one burst of callers from buying
-    // hundreds of concurrent browsers.
-    throttle: Object.freeze({ rate: positive(env, 'GLANCE_THROTTLE_RATE', 50), burst: positive(env, 'GLANCE_THROTTLE_BURST', 100) }),
+    // hundreds of concurrent browsers (README, What it costs: the worst case at these defaults).
+    throttle: Object.freeze({ rate: positive(env, 'GLANCE_THROTTLE_RATE', 10), burst: positive(env, 'GLANCE_THROTTLE_BURST', 20) }),
+    reservedConcurrency: reservedConcurrency(env),
+    waf: wafLimits(env, keys !== undefined),
+    runtime: oneOf(env, 'GLANCE_RUNTIME', RUNTIMES, 'nodejs22.x'),
+    logRetentionDays: oneOf<LogRetentionDays>(env, 'GLANCE_LOG_RETENTION_DAYS', LOG_RETENTION_DAYS, 30),
+    alarms: Object.freeze(alarmTarget(env)),
     retentionDays: retentionDays(env),
     adblockLists: adblockLists(env),
     passThrough: Object.freeze(passThrough),

@@ -7,7 +7,7 @@
  *   page does (Gotenberg's restart-after-N, without cutting in-flight work);
  * - once shutdown() has begun nothing is launched again; pages in flight finish, then every browser closes.
  */
-import type { Browser } from 'puppeteer-core';
+import type { Browser, CDPSession } from 'puppeteer-core';
 import type { Config } from '../config.ts';
 import { GlanceError } from '../errors.ts';
 import type { AddressPolicy } from '../guard/policy.ts';
@@ -52,6 +52,8 @@ interface Running {
   /** Failed probes since the last answer. */
   failures: number;
   probing: Promise<boolean> | undefined;
+  /** The probes' own CDP session on the browser target, opened by the first probe and kept for the next. */
+  session: Promise<CDPSession> | undefined;
   stopped: Promise<void> | undefined;
 }
 
@@ -101,17 +103,30 @@ export class BrowserHost {
   probe(browser: Browser): Promise<boolean> {
     const running = [...this.#alive].find((candidate) => candidate.browser === browser);
     if (!running) return Promise.resolve(false);
-    running.probing ??= capped(
-      browser.version().then(() => true, () => false),
-      PROBE_TIMEOUT_MS,
-      false,
-    ).then((answered) => {
+    running.probing ??= capped(this.#ask(running), PROBE_TIMEOUT_MS, false).then((answered) => {
       running.probing = undefined;
       running.failures = answered ? 0 : running.failures + 1;
       if (running.failures >= UNHEALTHY_LIMIT) this.#kill(running);
       return answered;
     });
     return running.probing;
+  }
+
+  /**
+   * One fresh round trip to the browser process. Not `browser.version()`: puppeteer asks Browser.getVersion once
+   * and answers every later call from its cache, so a frozen browser would pass forever.
+   */
+  async #ask(running: Running): Promise<boolean> {
+    let opening: Promise<CDPSession> | undefined;
+    try {
+      opening = running.session ??= running.browser.target().createCDPSession();
+      await (await opening).send('Browser.getVersion');
+      return true;
+    } catch {
+      // A session that failed (or whose browser went) is opened anew by the next probe.
+      if (running.session === opening) running.session = undefined;
+      return false;
+    }
   }
 
   /** Forgets `browser` after an error that says it is gone, before its `disconnected` event has arrived. */
@@ -164,7 +179,7 @@ export class BrowserHost {
       await proxy.close();
       throw new GlanceError('EFATAL', `The browser could not start: ${(error as Error).message}`, { cause: error });
     }
-    const running: Running = { browser, proxy, pages: 0, leased: 0, retired: false, failures: 0, probing: undefined, stopped: undefined };
+    const running: Running = { browser, proxy, pages: 0, leased: 0, retired: false, failures: 0, probing: undefined, session: undefined, stopped: undefined };
     this.#alive.add(running);
     browser.once('disconnected', () => void this.#stop(running));
     return running;

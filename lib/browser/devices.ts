@@ -32,23 +32,25 @@ const desktop = (width: number, height: number, deviceScaleFactor: number): View
 });
 
 /**
- * Screens as their operating systems lay them out by default (CSS pixels × scale). 'Macbook Pro 13' is the
- * default device, giving 2560×1600 images. The spellings Microlink's browserless uses are kept as aliases.
+ * Desktop screens. The first eight are Microlink's own list, with its sizes (@browserless/devices'
+ * devices.json, MIT), so a `device` name gives the same image here as there; 'Macbook Pro 13' is the default
+ * device, giving 2560×1600 images. The rest are Glance's additions and spellings.
  */
 const DESKTOPS: Readonly<Record<string, Viewport>> = {
   'Macbook Pro 13': desktop(1280, 800, 2),
-  'Macbook Pro 13 retina': desktop(1280, 800, 2),
-  'Macbook Pro 14': desktop(1512, 982, 2),
   'Macbook Pro 15': desktop(1440, 900, 2),
-  'Macbook Pro 15 retina': desktop(1440, 900, 2),
-  'Macbook Pro 16': desktop(1728, 1117, 2),
-  'Macbook Air 13': desktop(1470, 956, 2),
-  'iMac 21.5': desktop(1920, 1080, 1),
-  'iMac 21': desktop(1920, 1080, 1),
-  'iMac 21 4k': desktop(2048, 1152, 2),
-  'iMac 24': desktop(2240, 1260, 2),
+  'Macbook Pro 16': desktop(1536, 960, 2),
+  'iMac 21': desktop(1980, 1080, 1),
+  'iMac 21 4K': desktop(2048, 1152, 2),
+  'iMac 24 4.5K': desktop(4480, 2520, 1),
   'iMac 27': desktop(2560, 1440, 1),
   'iMac 27 5K': desktop(2560, 1440, 2),
+  'Macbook Pro 13 retina': desktop(1280, 800, 2),
+  'Macbook Pro 14': desktop(1512, 982, 2),
+  'Macbook Pro 15 retina': desktop(1440, 900, 2),
+  'Macbook Air 13': desktop(1470, 956, 2),
+  'iMac 21.5': desktop(1920, 1080, 1),
+  'iMac 24': desktop(2240, 1260, 2),
   Desktop: desktop(1920, 1080, 1),
   'Full HD': desktop(1920, 1080, 1),
   HD: desktop(1280, 720, 1),

@@ -23,10 +23,11 @@ import { browserTimeout } from './errors.ts';
 import { Limiter } from './limiter.ts';
 import { navigate } from './navigate.ts';
 import { applyOverlay, imageFetcher, type OverlayDeps } from './overlay.ts';
-import { withPage, type OpenPage, type PageEnv, type PageSetup } from './page.ts';
+import { withPage, type BrowserEvents, type OpenPage, type PageEnv, type PageSetup } from './page.ts';
 
 export { FULL_PAGE_MAX_PIXELS, ELEMENT_WAIT_MS } from './capture.ts';
 export { resolveDevice, deviceNames } from './devices.ts';
+export type { BrowserEvents } from './page.ts';
 
 export interface RenderRequest {
   url: URL;
@@ -58,6 +59,7 @@ export interface RendererDeps {
   resolver?: Resolver | undefined;
   /** Extra Chromium flags (tests: `--host-resolver-rules=…` keeps Chromium's own DNS off the network). */
   extraArgs?: readonly string[] | undefined;
+  events?: BrowserEvents | undefined;
 }
 
 export interface Renderer {
@@ -93,9 +95,9 @@ function selectorsOf(options: Options, shot: ScreenshotOptions | undefined): Arr
   ];
 }
 
-export function createRenderer({ config, resolver, extraArgs }: RendererDeps): Renderer {
+export function createRenderer({ config, resolver, extraArgs, events }: RendererDeps): Renderer {
   const host = new BrowserHost({ chromium: config.chromium, policy: config.policy, extraArgs, maxPages: config.browserMaxPages });
-  const env: PageEnv = { host, policy: config.policy, resolver };
+  const env: PageEnv = { host, policy: config.policy, resolver, events };
   const limiter = new Limiter(MAX_PAGES);
 
   async function render({ url, options, budget, capture }: RenderRequest): Promise<RenderResult> {

@@ -18,10 +18,19 @@ import { browserTimeout, isGone, pageCrashed } from './errors.ts';
 import { MIN_RENDER_MS } from './limiter.ts';
 import { startProxy, type GuardedProxy } from './proxy.ts';
 
+/** What went wrong with the browser, for whoever counts it (the Lambda handler's metrics). */
+export interface BrowserEvents {
+  /** A render found its browser gone: killed, crashed, or wedged and replaced. */
+  browserLost?(): void;
+  /** A page crashed its own renderer (EPAGECRASH). */
+  pageCrashed?(): void;
+}
+
 export interface PageEnv {
   readonly host: BrowserHost;
   readonly policy: AddressPolicy;
   readonly resolver?: Resolver | undefined;
+  readonly events?: BrowserEvents | undefined;
 }
 
 export interface PageSetup {
@@ -125,13 +134,15 @@ interface Outcome {
 
 /**
  * While a page is slow to open, its browser is probed until it opens; browser.ts kills one that stopped
- * answering, which fails this attempt at once so withPage can retry on a fresh browser.
+ * answering, which fails this attempt at once so withPage can retry on a fresh browser. A silent probe is
+ * followed at once by the next (the verdict needs several in a row); one that answered, only after
+ * OPEN_SLOW_MS more, so a browser that is merely busy is not also flooded with probes.
  */
 function watchOpening(host: BrowserHost, browser: Browser): () => void {
   let stopped = false;
   const check = async (): Promise<void> => {
-    await host.probe(browser);
-    if (!stopped && !host.isGone(browser)) timer = setTimeout(() => void check(), 0);
+    const answered = await host.probe(browser);
+    if (!stopped && !host.isGone(browser)) timer = setTimeout(() => void check(), answered ? OPEN_SLOW_MS : 0);
   };
   let timer = setTimeout(() => void check(), OPEN_SLOW_MS);
   return () => {
@@ -215,13 +226,21 @@ export async function withPage<T>(env: PageEnv, budget: Budget, setup: PageSetup
     return await attempt(env, budget, setup, fn, first);
   } catch (error) {
     const lost = browserLost(env, first);
+    report(env, first, lost);
     const retry = !first.crashed && (lost || (!(error instanceof GlanceError) && isGone(error)));
     if (!retry || budget.remaining() < MIN_RENDER_MS) throw outcomeError(error, first, lost);
     const second: Outcome = { browser: undefined, crashed: false };
     return attempt(env, budget, setup, fn, second).catch((again: unknown) => {
-      throw outcomeError(again, second, browserLost(env, second));
+      const lostAgain = browserLost(env, second);
+      report(env, second, lostAgain);
+      throw outcomeError(again, second, lostAgain);
     });
   }
+}
+
+function report(env: PageEnv, outcome: Outcome, lost: boolean): void {
+  if (outcome.crashed) env.events?.pageCrashed?.();
+  else if (lost) env.events?.browserLost?.();
 }
 
 const browserLost = (env: PageEnv, outcome: Outcome): boolean => outcome.browser !== undefined && env.host.isGone(outcome.browser);

@@ -49,8 +49,11 @@ const KINDS: Record<ErrorCode, FailureKind> = {
   EINVALSTTL: 'caller',
   EINVALOVERLAYBG: 'caller',
   EINVALDATA: 'caller',
+  EUNSUPPORTED: 'caller',
   EMETHOD: 'caller',
   EAUTH: 'caller',
+  // One caller's pace, answered at the edge before the cache is reached; never an answer about the page.
+  ERATE: 'caller',
   // The field the caller chose to embed is absent: a question of which field to ask for.
   EINVALEMBED: 'caller',
 };

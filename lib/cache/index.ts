@@ -14,6 +14,7 @@ export { createLocalRefresher, type LocalRefresher, type Refresh, type RefreshJo
 export { failureKind, TARGET_FAILURE_TTL_MS, type FailureKind } from './failure-policy.ts';
 export {
   ResultCache,
+  RETRY_WINDOW_MS,
   type CacheErrorContext,
   type CacheOutcome,
   type CachePolicy,

@@ -20,8 +20,11 @@
  *
  * Concurrent requests for one key that need a new answer share one `produce` (single flight per process). A
  * flight that ends in a failure born of its budget (a timeout) does not bind a joiner whose own deadline is
- * later: that joiner produces again with its own budget. The store failing is logged and treated as a miss
- * (read) or ignored (write): the cache never fails a request.
+ * later: that joiner produces again with its own budget. A request that arrives just after such a failure, for
+ * the same key (so the same `timeout`) and with no more time than that flight had, gets that failure at once
+ * instead of redoing the work: clients retry timeouts (@microlink/mql retries a 504 twice, `force` included),
+ * and a retry given the same time would fail the same way, at the page's and the service's expense. The store
+ * failing is logged and treated as a miss (read) or ignored (write): the cache never fails a request.
  */
 import type { ErrorCode } from '../errors.ts';
 import { failureLifetime, isBudgetFailure } from './failure-policy.ts';
@@ -84,6 +87,20 @@ interface Flight {
   readonly deadline: number;
 }
 
+/** A flight that ran out of its time, kept briefly for the retries of the same request. */
+interface RecentTimeout {
+  readonly made: Made;
+  readonly budget: number;
+  readonly until: number;
+}
+
+/** How long a timed-out request's failure answers its retries: past @microlink/mql's two (0.3 s + 0.6 s apart). */
+export const RETRY_WINDOW_MS = 10_000;
+/** A retry's budget is measured a little later in its life than the flight's was: the same `timeout` within this. */
+const RETRY_SLACK_MS = 1_000;
+/** At most this many remembered, oldest forgotten first. */
+const MAX_RECENT = 1_000;
+
 /** Stored entries are successes or target failures; only a success is ever served past its freshness. */
 const isFailure = (answer: CachedAnswer): boolean => answer.statusCode >= 400;
 
@@ -95,6 +112,7 @@ export class ResultCache {
   readonly #now: () => number;
   readonly #onError: ResultCacheOptions['onError'];
   readonly #flights = new Map<string, Flight>();
+  readonly #recent = new Map<string, RecentTimeout>();
 
   /** `store` undefined: caching is off; answers are still produced once per key at a time. */
   constructor(store: CacheStore | undefined, options: ResultCacheOptions) {
@@ -174,21 +192,46 @@ export class ResultCache {
   async #made(key: string, policy: CachePolicy, produce: Produce, mayStoreFailure: boolean): Promise<Made> {
     for (;;) {
       const joined = this.#flights.get(key);
-      if (!joined) return this.#start(key, policy, produce, mayStoreFailure).made;
+      if (!joined) return this.#retried(key, policy) ?? this.#start(key, policy, produce, mayStoreFailure).made;
       const made = await joined.made;
       if (!(isBudgetFailure(made.error) && policy.deadline > joined.deadline)) return made;
     }
   }
 
+  /** The failure of a flight that just ran out of a budget at least as long as this request's, if any. */
+  #retried(key: string, policy: CachePolicy): Promise<Made> | undefined {
+    const recent = this.#recent.get(key);
+    if (!recent) return undefined;
+    const now = this.#now();
+    if (recent.until <= now) {
+      this.#recent.delete(key);
+      return undefined;
+    }
+    return policy.deadline - now <= recent.budget + RETRY_SLACK_MS ? Promise.resolve(recent.made) : undefined;
+  }
+
   #start(key: string, policy: CachePolicy, produce: Produce, mayStoreFailure: boolean): Flight {
+    const budget = policy.deadline - this.#now();
     const flight: Flight = {
-      made: this.#produce(key, policy, produce, mayStoreFailure).finally(() => {
+      made: this.#produce(key, policy, produce, mayStoreFailure).then(
+        (made) => {
+          if (isBudgetFailure(made.error) && Number.isFinite(budget)) this.#remember(key, { made, budget, until: this.#now() + RETRY_WINDOW_MS });
+          else this.#recent.delete(key);
+          return made;
+        },
+      ).finally(() => {
         if (this.#flights.get(key) === flight) this.#flights.delete(key);
       }),
       deadline: policy.deadline,
     };
     this.#flights.set(key, flight);
     return flight;
+  }
+
+  #remember(key: string, recent: RecentTimeout): void {
+    this.#recent.delete(key);
+    if (this.#recent.size >= MAX_RECENT) this.#recent.delete(this.#recent.keys().next().value as string);
+    this.#recent.set(key, recent);
   }
 
   async #produce(key: string, policy: CachePolicy, produce: Produce, mayStoreFailure: boolean): Promise<Made> {

@@ -62,14 +62,23 @@ interface Parts {
   dayOnlyHour: number;
 }
 
-/** ISO 8601 UTC (`2024-03-05T08:30:00.000Z`), or undefined for anything that is not clearly a date. */
-export function parseDate(value: string | number): string | undefined {
+export interface DateOptions {
+  /**
+   * Answer a time written with an offset in that offset (`2024-03-05T23:30:00.000-04:00`) rather than in UTC
+   * (`2024-03-06T03:30:00.000Z`): the same instant, but the calendar day the page's readers saw. Date-only values
+   * stay on their day either way (midnight or noon UTC).
+   */
+  readonly keepOffset?: boolean;
+}
+
+/** ISO 8601 (UTC unless `keepOffset`), or undefined for anything that is not clearly a date. */
+export function parseDate(value: string | number, options: DateOptions = {}): string | undefined {
   if (typeof value === 'number') return fromEpoch(value);
   // `Etc/GMT` is the tz database's spelling of GMT.
   const text = value.replace(/\s+/g, ' ').replace(/\betc\//i, '').trim();
   if (text === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(text)) return fromDigits(text);
-  return fromText(text);
+  return fromText(text, options.keepOffset === true);
 }
 
 function fromDigits(text: string): string | undefined {
@@ -90,10 +99,10 @@ function fromEpoch(value: number): string | undefined {
   return checked(new Date(Math.floor(ms)));
 }
 
-function fromText(text: string): string | undefined {
+function fromText(text: string, keepOffset: boolean): string | undefined {
   for (const [pattern, read] of PATTERNS) {
     const match = pattern.exec(text);
-    if (match) return toIso(read(match));
+    if (match) return toIso(read(match), keepOffset);
   }
   return undefined;
 }
@@ -108,7 +117,7 @@ function parts(
   return { year: Number(year), month: Number(month), day: Number(day), time, dayOnlyHour };
 }
 
-function toIso({ year, month, day, time, dayOnlyHour }: Parts): string | undefined {
+function toIso({ year, month, day, time, dayOnlyHour }: Parts, keepOffset = false): string | undefined {
   const [h, min, sec, fraction, meridiem, zone] = time;
   if (year < MIN_YEAR || year > MAX_YEAR || month < 1 || month > 12 || day < 1 || day > 31) return undefined;
   let hour = h === undefined ? dayOnlyHour : Number(h);
@@ -125,7 +134,16 @@ function toIso({ year, month, day, time, dayOnlyHour }: Parts): string | undefin
   const date = new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms) - offset * 60_000);
   // Date.UTC rolls 31 February over into March: such a date was never a date.
   if (new Date(Date.UTC(year, month - 1, day)).getUTCDate() !== day) return undefined;
-  return checked(date);
+  const utc = checked(date);
+  return utc !== undefined && keepOffset && offset !== 0 ? inOffset(date, offset) : utc;
+}
+
+/** `date` written in the zone `offset` minutes east of UTC: `2024-03-05T23:30:00.000-04:00`. */
+function inOffset(date: Date, offset: number): string {
+  const local = new Date(date.getTime() + offset * 60_000).toISOString().slice(0, 23);
+  const hours = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
+  const minutes = String(Math.abs(offset) % 60).padStart(2, '0');
+  return `${local}${offset < 0 ? '-' : '+'}${hours}:${minutes}`;
 }
 
 /** Minutes east of UTC; an unknown abbreviation is read as UTC rather than discarding the whole date. */

@@ -20,6 +20,17 @@ export interface FieldSpec {
   readonly guesses?: readonly Rule[];
   /** A raw candidate → the field's value, or undefined when it is not acceptable. */
   accept(raw: string, ctx: Context): string | undefined;
+  /** The chosen value, settled against the page's other candidates (e.g. a title's clean twin). */
+  settle?(value: string, ctx: Context): string;
+}
+
+/** `compute` run once per page (per context), its result shared by every rule that asks. */
+export function perPage<T>(compute: (ctx: Context) => T): (ctx: Context) => T {
+  const results = new WeakMap<Context, T>();
+  return (ctx) => {
+    if (!results.has(ctx)) results.set(ctx, compute(ctx));
+    return results.get(ctx) as T;
+  };
 }
 
 export function asList(found: string | readonly string[] | undefined): readonly string[] {
@@ -42,7 +53,7 @@ export function firstValue(spec: FieldSpec, ctx: Context): string | null {
     try {
       for (const raw of asList(rule(ctx))) {
         const value = spec.accept(raw, ctx);
-        if (value !== undefined) return value;
+        if (value !== undefined) return spec.settle ? spec.settle(value, ctx) : value;
       }
     } catch {
       // A broken rule must never fail the extraction; the next rule gets its chance.

@@ -39,7 +39,7 @@ async function vettedAddresses(
     // private DNS (which intranet names exist, and where). The address stays on `cause`, for server logs only.
     throw new GlanceError(
       'EFORBIDDENURL',
-      `${hostname} does not resolve to a public address: only public hosts can be fetched.`,
+      `${hostname} does not resolve to a public address: only public hosts can be fetched.${policy.refusalHint(hostname)}`,
       { data: { url: 'must point to a public address' }, cause: new Error(`${hostname} resolves to ${refused.address}`) },
     );
   }

@@ -61,17 +61,27 @@ const hostKey = (hostname: string): string => hostname.toLowerCase().replace(/\.
 export class AddressPolicy {
   readonly #hosts: ReadonlySet<string>;
   readonly #ranges: readonly Range[];
+  readonly #local: boolean;
 
-  private constructor(hosts: Set<string>, ranges: Range[]) {
+  private constructor(hosts: Set<string>, ranges: Range[], local: boolean) {
     this.#hosts = hosts;
     this.#ranges = ranges;
+    this.#local = local;
+  }
+
+  /**
+   * What to add to a refusal: on one machine (`local`), how a developer fetches their own pages; deployed,
+   * nothing (a stranger cannot change the setting, and the refusal is the answer).
+   */
+  refusalHint(host: string): string {
+    return this.#local ? ` To fetch it from this machine while developing, add it to GLANCE_ALLOW_HOSTS (e.g. GLANCE_ALLOW_HOSTS=${host}).` : '';
   }
 
   /**
    * Comma-separated exemptions: host names (exact, case-insensitive), IP addresses, or CIDR ranges. '' = none.
    * Throws a RangeError naming an entry that is none of those.
    */
-  static fromSetting(setting: string): AddressPolicy {
+  static fromSetting(setting: string, { local = false }: { local?: boolean } = {}): AddressPolicy {
     const hosts = new Set<string>();
     const ranges: Range[] = [];
     for (const entry of setting.split(',').map((part) => part.trim()).filter(Boolean)) {
@@ -86,7 +96,7 @@ export class AddressPolicy {
         hosts.add(hostKey(canonicalHost(entry)));
       }
     }
-    return new AddressPolicy(hosts, ranges);
+    return new AddressPolicy(hosts, ranges, local);
   }
 
   /** True when the operator listed this host name. */
@@ -189,7 +199,7 @@ export function parseTarget(raw: string | undefined, policy: AddressPolicy, subj
   if (forbidden) {
     throw new GlanceError(
       'EFORBIDDENURL',
-      `${subject} ${shown(url.href)} points to ${host}, which is not a public address: only public hosts can be fetched.`,
+      `${subject} ${shown(url.href)} points to ${host}, which is not a public address: only public hosts can be fetched.${policy.refusalHint(host)}`,
       { data: { url: 'must point to a public address' } },
     );
   }

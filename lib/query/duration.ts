@@ -1,27 +1,33 @@
 /**
- * Durations as Microlink accepts them: whole milliseconds (`90000`) or a number with a unit (`90s`, `10m`,
- * `1.5h`, `1d`, `250ms`).
+ * Durations as Microlink accepts them: parsed by the `ms` package, as Microlink itself does — whole milliseconds
+ * (`90000`) or a number with a unit in any of its spellings (`90s`, `90secs`, `10 minutes`, `1.5h`, `1day`,
+ * `2w`, `250ms`).
  */
-const UNITS: Readonly<Record<string, number>> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-const PATTERN = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/;
+import ms from 'ms';
 
 /** Milliseconds, or undefined when the text is not a duration. */
 export function parseDuration(text: string): number | undefined {
-  const match = PATTERN.exec(text.trim());
-  if (!match) return undefined;
-  const [, amount = '', unit] = match;
-  // A bare number is milliseconds, and a fraction of a millisecond means nothing.
-  if (unit === undefined && amount.includes('.')) return undefined;
-  const ms = Math.round(Number(amount) * (UNITS[unit ?? 'ms'] ?? 1));
-  return Number.isSafeInteger(ms) ? ms : undefined;
+  const trimmed = text.trim();
+  // A bare number is milliseconds, and a fraction of a millisecond means nothing; `ms` caps its input at 100 chars.
+  if (/^[\d.]+$/.test(trimmed) && trimmed.includes('.')) return undefined;
+  if (trimmed.startsWith('-') || trimmed.length > 100) return undefined;
+  let value: number;
+  try {
+    value = ms(trimmed as ms.StringValue);
+  } catch {
+    return undefined;
+  }
+  if (!Number.isFinite(value)) return undefined;
+  const rounded = Math.round(value);
+  return Number.isSafeInteger(rounded) ? rounded : undefined;
 }
 
+const UNITS = [['d', 86_400_000], ['h', 3_600_000], ['m', 60_000], ['s', 1000]] as const;
+
 /** The shortest exact spelling of `ms` for messages: `60000` → `1m`, `90000` → `90s`. */
-export function formatDuration(ms: number): string {
-  for (const unit of ['d', 'h', 'm', 's'] as const) {
-    const size = UNITS[unit] ?? 1;
-    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
+export function formatDuration(value: number): string {
+  for (const [unit, size] of UNITS) {
+    if (value >= size && value % size === 0) return `${value / size}${unit}`;
   }
-  return `${ms}ms`;
+  return `${value}ms`;
 }

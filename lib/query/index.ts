@@ -7,11 +7,12 @@ import { readData } from './data-rules.ts';
 import { readIframe, readInsights, readPing } from './enrich.ts';
 import { readHeaders } from './target-headers.ts';
 import { readMeta } from './meta.ts';
+import { refuseNotOffered } from './not-offered.ts';
 import type { Options } from './options.ts';
 import { readOutput } from './output.ts';
 import { readPage } from './page.ts';
 import { readPdf } from './pdf.ts';
-import { child, flagOf } from './read.ts';
+import { child, flagOf, text } from './read.ts';
 import { readScreenshot } from './screenshot.ts';
 import { readTiming } from './timing.ts';
 import { buildTree, type QueryNode } from './tree.ts';
@@ -44,6 +45,16 @@ function refuseServerPaths(root: QueryNode): void {
   }
 }
 
+const MAX_CACHE_KEY = 256;
+
+function readCacheKey(root: QueryNode): string | undefined {
+  const found = child(root, 'cacheKey');
+  if (!found) return undefined;
+  const value = text(found, `a label of 1 to ${MAX_CACHE_KEY} characters`);
+  if (value.length > MAX_CACHE_KEY) throw invalidParam(found.name, `a label of 1 to ${MAX_CACHE_KEY} characters`);
+  return value;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -55,6 +66,7 @@ function deepFreeze<T>(value: T): T {
 export function parseQuery(rawQueryString: string, headers?: Record<string, string | undefined>): Options {
   const root = buildTree(rawQueryString);
   refuseServerPaths(root);
+  refuseNotOffered(root);
   const url = readUrl(root);
   const { meta, audio, video } = readMeta(root);
   const options: Options = {
@@ -66,6 +78,7 @@ export function parseQuery(rawQueryString: string, headers?: Record<string, stri
     ...readOutput(root),
     ...readTiming(root),
     force: flagOf(root, 'force', false),
+    cacheKey: readCacheKey(root),
     ...readPage(root),
     headers: readHeaders(root, headers),
     audio,

@@ -169,6 +169,8 @@ export interface Options {
   /** Milliseconds, at most `ttl`; `false` when not set. */
   readonly staleTtl: number | false;
   readonly force: boolean;
+  /** Microlink's `cacheKey`: a caller's own label that splits the cache (it is in the key like every option). */
+  readonly cacheKey: string | undefined;
   /** Milliseconds for the whole request. */
   readonly timeout: number;
   /** Device preset name as given; the browser module resolves it. */

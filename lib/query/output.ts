@@ -1,4 +1,7 @@
-/** What the answer carries: `embed` (one field instead of the envelope, docs/CONTRACT.md §6) and `filter`. */
+/**
+ * What the answer carries: `embed` (one field instead of the envelope, docs/CONTRACT.md §6; `stream` is
+ * Microlink's legacy name for it) and `filter`.
+ */
 import { invalidParam } from '../errors.ts';
 import { child, list, text } from './read.ts';
 import type { QueryNode } from './tree.ts';
@@ -13,8 +16,15 @@ export interface OutputOptions {
   readonly filter: readonly string[] | undefined;
 }
 
+function embedParam(root: QueryNode) {
+  const embed = child(root, 'embed');
+  const stream = child(root, 'stream');
+  if (embed && stream) throw invalidParam('stream', 'the legacy name of `embed`: give one of them, not both');
+  return embed ?? stream;
+}
+
 export function readOutput(root: QueryNode): OutputOptions {
-  const embedFound = child(root, 'embed');
+  const embedFound = embedParam(root);
   let embed: string | undefined;
   if (embedFound) {
     embed = text(embedFound, 'a dot path into data, such as screenshot.url');

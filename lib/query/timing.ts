@@ -15,7 +15,7 @@ interface Range {
 
 function accepted({ min, max, aliases }: Range): string {
   const alias = aliases ? '; or `min`, `max`' : '';
-  const forms = `milliseconds, or a number with ms, s, m, h or d such as 90s, 10m, 1h, 1d${alias}`;
+  const forms = `milliseconds, or a number with a unit as the ms package spells it, such as 90s, 90secs, 10m, 1h, 1d, 1day${alias}`;
   return `a duration from ${formatDuration(min)} to ${formatDuration(max)} (${forms})`;
 }
 

@@ -19,6 +19,11 @@ export class Timings {
     return this.#spans.find((span) => span.name === name)?.ms;
   }
 
+  /** Each span's duration in ms, rounded to 0.1 (a repeated name keeps its last). */
+  spans(): Record<string, number> {
+    return Object.fromEntries(this.#spans.map(({ name, ms }) => [name, Math.round(ms * 10) / 10]));
+  }
+
   header(totalMs: number): string {
     return [...this.#spans, { name: 'total', ms: totalMs }]
       .map(({ name, ms }) => `${name};dur=${ms.toFixed(1)}`)

@@ -1,7 +1,9 @@
 /**
  * Failed answers and the cache, end to end through the local service (issue 10 item 1): only failures that
  * describe the target are kept, briefly, never at the edge and never over a good answer; one caller's short
- * budget, a busy moment or our own fault never becomes another caller's answer.
+ * budget, a busy moment or our own fault never becomes another caller's answer. `timeout` is part of the cache
+ * key, so the budget cases that matter most are those where one key meets two clocks: a Lambda invocation with
+ * little time left and one with plenty (through the real Lambda handler).
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -9,8 +11,13 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import type { ServerResponse } from 'node:http';
+import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
+import { createHandler } from '../../functions/api.ts';
+import { loadConfig } from '../../lib/config.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
-import { q, startService, type Service } from '../helpers/service.ts';
+import { q, startService, TEST_BROWSER_ARGS, type Service } from '../helpers/service.ts';
+import { apiEvent, lambdaContext } from '../stacks/lambda.ts';
 
 const PAGE = '<!doctype html><title>Fine</title><body style="margin:0;background:#fff">fine</body>';
 
@@ -63,7 +70,8 @@ describe('failed answers and the cache', () => {
     assert.equal(hitsOf('/slow?a'), 2);
   });
 
-  test("a caller with a longer budget that joins a short budget's flight does not get its timeout", async () => {
+  // `timeout` is in the cache key, so these two never share a flight; the same-key join is tested below (two clocks).
+  test("a concurrent caller with a longer `timeout` does not get the short one's timeout", async () => {
     const short = service.json(q(`${site.url}/slow?c`, 'timeout=1s'));
     await sleep(200);
     const patient = service.json(q(`${site.url}/slow?c`));
@@ -133,6 +141,118 @@ describe('failed answers and the cache', () => {
     } finally {
       down = false;
     }
+  });
+});
+
+describe('a busy moment is not kept', () => {
+  let site: TestServer;
+  let service: Service;
+  /** Screenshot requests held by the target until the test lets them go: they fill the browser's line. */
+  const held: ServerResponse[] = [];
+  before(async () => {
+    site = await startServer({ '/': html(PAGE), '/held': (_req, res) => void held.push(res) });
+    service = await startService();
+  });
+  after(async () => {
+    for (const res of held.splice(0)) res.end();
+    await service.close();
+    await site.close();
+  });
+
+  test('EBUSY while the line is full is not served once the service is idle', { timeout: 90_000 }, async () => {
+    const shot = (path: string) => q(`${site.url}${path}`, 'screenshot&meta=false');
+    assert.equal((await service.json(shot('/?warm'))).status, 200);
+    // Two pages rendering and eight waiting (lib/browser/limiter.ts) fill the line.
+    const admitted = Array.from({ length: 10 }, (_, n) => service.json(shot(`/held?${n}`)));
+    while (held.length < 2) await sleep(20);
+    // The other eight reach the line within milliseconds; a second leaves room for a loaded machine.
+    await sleep(1_000);
+    const started = performance.now();
+    const busy = await service.json(shot('/?busy'));
+    const took = performance.now() - started;
+    assert.equal(busy.status, 503, JSON.stringify(busy.body));
+    assert.equal(busy.body.code, 'EBUSY');
+    // At once: under 100 ms in the renderer itself (tests/browser/heal.test.ts); here HTTP and a shared CPU add some.
+    assert.ok(took < 1_000, `answered after ${Math.round(took)} ms`);
+    assert.equal(busy.headers.get('retry-after'), '2');
+    assert.equal(busy.headers.get('cache-control'), 'no-store');
+
+    const releasing = setInterval(() => {
+      for (const res of held.splice(0)) html(PAGE)(res.req, res);
+    }, 20);
+    try {
+      assert.deepEqual(
+        (await Promise.all(admitted)).map((answer) => answer.status),
+        Array.from({ length: 10 }, () => 200),
+      );
+    } finally {
+      clearInterval(releasing);
+    }
+    const idle = await service.json(shot('/?busy'));
+    assert.equal(idle.status, 200, JSON.stringify(idle.body));
+    assert.equal(idle.headers.get('x-cache-status'), 'MISS');
+  });
+});
+
+describe('one key, two clocks (Lambda invocations with little and plenty of time left)', () => {
+  let site: TestServer;
+  let dir: string;
+  let handler: ReturnType<typeof createHandler>;
+  before(async () => {
+    site = await startServer({
+      // Slower than the short invocation's budget, well within the long one's.
+      '/slow': async (_req, res) => {
+        await sleep(1_500);
+        res.writeHead(200, { 'content-type': 'text/html' }).end('<title>slow but fine</title>');
+      },
+    });
+    dir = await mkdtemp(join(tmpdir(), 'glance-clocks-'));
+    handler = createHandler(
+      loadConfig({ GLANCE_ALLOW_HOSTS: '127.0.0.1', GLANCE_CACHE_DIR: join(dir, 'cache'), GLANCE_STORAGE_DIR: join(dir, 'assets') }),
+      { browserArgs: TEST_BROWSER_ARGS },
+    );
+  });
+  after(async () => {
+    await handler.close();
+    await site.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** The same request (same cache key) in an invocation with `leftMs` to run. */
+  const invoke = async (query: string, leftMs: number) => {
+    const ends = Date.now() + leftMs;
+    const result = (await handler(apiEvent(query), {
+      ...lambdaContext,
+      getRemainingTimeInMillis: () => ends - Date.now(),
+    })) as APIGatewayProxyStructuredResultV2;
+    return { status: result.statusCode, headers: result.headers ?? {}, body: JSON.parse(String(result.body)) };
+  };
+  const hitsOf = (path: string) => site.hits.filter((hit) => hit === path).length;
+
+  test("a short clock's 504 is not kept: the same request with time to spare is generated", async () => {
+    const query = q(`${site.url}/slow?short`);
+    const short = await invoke(query, 2_000);
+    assert.equal(short.status, 504, JSON.stringify(short.body));
+    assert.equal(short.body.code, 'ETIMEOUT');
+    assert.equal(short.headers['cache-control'], 'no-store');
+    const patient = await invoke(query, 30_000);
+    assert.equal(patient.status, 200, JSON.stringify(patient.body));
+    assert.equal(patient.headers['x-cache-status'], 'MISS');
+    assert.equal(patient.body.data.title, 'slow but fine');
+    assert.equal(hitsOf('/slow?short'), 2);
+  });
+
+  test("a request with more time that joins a short clock's flight of the same key does not get its 504", async () => {
+    const query = q(`${site.url}/slow?join`);
+    const short = invoke(query, 2_000);
+    await sleep(200);
+    const patient = invoke(query, 30_000);
+    const [a, b] = await Promise.all([short, patient]);
+    assert.equal(a.status, 504, JSON.stringify(a.body));
+    assert.equal(a.body.code, 'ETIMEOUT');
+    assert.equal(b.status, 200, JSON.stringify(b.body));
+    assert.equal(b.body.data.title, 'slow but fine');
+    assert.equal(b.headers['x-cache-status'], 'MISS');
   });
 });
 

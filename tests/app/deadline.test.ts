@@ -9,9 +9,10 @@ import { after, before, describe, test } from 'node:test';
 import { createApp, type App } from '../../lib/app.ts';
 import { createS3CacheStore } from '../../lib/aws/s3-cache.ts';
 import { loadConfig } from '../../lib/config.ts';
+import { createStorage } from '../../lib/storage/index.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
-import { q } from '../helpers/service.ts';
+import { q, TEST_BROWSER_ARGS } from '../helpers/service.ts';
 
 const request = (query: string, extra: Partial<ApiRequest> = {}): ApiRequest => ({
   method: 'GET',
@@ -80,5 +81,33 @@ describe('one clock per request', () => {
     assert.equal(JSON.parse(response.body).code, 'ETIMEOUT');
     assert.ok(took < 2_600, `took ${took} ms`);
     await core.close();
+  });
+
+  test('a storage bucket that accepts connections and never answers: the screenshot ends within its budget as ETIMEOUT, and the upload with it', { timeout: 30_000 }, async () => {
+    const storage = createStorage(
+      { kind: 's3', bucket: 'assets', region: 'us-east-1', endpoint: `http://127.0.0.1:${silentPort}`, forcePathStyle: true },
+      'https://cdn.test',
+    );
+    const core = createApp(loadConfig({ GLANCE_ALLOW_HOSTS: '127.0.0.1', GLANCE_CACHE: 'off' }), {
+      cacheStore: null,
+      storage,
+      browserArgs: TEST_BROWSER_ARGS,
+    });
+    try {
+      const before = sockets.length;
+      const started = Date.now();
+      const response = await core.handle(request(q(`${site.url}/`, 'screenshot&meta=false&timeout=8s'), { receivedAt: started }));
+      const took = Date.now() - started;
+      assert.equal(response.statusCode, 504, response.body);
+      assert.equal(JSON.parse(response.body).code, 'ETIMEOUT');
+      assert.ok(took <= 8_300, `took ${took} ms`);
+      const tried = sockets.length - before;
+      assert.ok(tried >= 1 && tried <= 2, `${tried} connections: one attempt and at most one retry`);
+      // The abandoned upload does not try again once the answer is sent.
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      assert.equal(sockets.length - before, tried, 'no attempt after the answer');
+    } finally {
+      await core.close();
+    }
   });
 });

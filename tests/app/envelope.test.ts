@@ -57,7 +57,7 @@ describe('the JSON envelope (docs/CONTRACT.md §3)', () => {
     assert.equal(body.data.lang, 'en');
     assert.equal(body.data.author, 'Jane Doe');
     assert.equal(body.data.publisher, 'Example News');
-    assert.equal(body.data.date, '2024-03-05T08:30:00.000Z');
+    assert.equal(body.data.date, '2024-03-05T09:30:00.000+01:00');
     assert.equal(body.data.url, 'https://news.example/article');
     const cover = png(1200, 630).length;
     assert.deepEqual(body.data.image, { url: `${site.url}/img/cover.png`, type: 'png', size: cover, size_pretty: `${Number((cover / 1000).toFixed(2))} kB`, width: 1200, height: 630 });

@@ -11,6 +11,8 @@ describe('@microlink/mql against the local service', () => {
   let strict: Service;
   before(async () => {
     site = await startServer({
+      // Starts answering, never finishes: every render of it runs out of time.
+      '/never': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).write('<title>'),
       '/': html('<html lang="en"><title>Client page</title><meta name="description" content="Read by mql"></html>'),
       '/embeddable': html(
         '<title>Embeddable</title><meta name="generator" content="WordPress 6.4.2">' +
@@ -76,5 +78,19 @@ describe('@microlink/mql against the local service', () => {
         return true;
       },
     );
+  });
+
+  test("a timed-out request retried by the client (a 504 is retried twice, force included) is rendered once", async () => {
+    const started = Date.now();
+    await assert.rejects(
+      mql(`${site.url}/never`, { endpoint: `${service.url}/`, timeout: '2s', force: true } as Parameters<typeof mql>[1]),
+      (error: unknown) => {
+        assert.ok(error instanceof MicrolinkError);
+        assert.equal((error as unknown as { code: string }).code, 'ETIMEOUT');
+        return true;
+      },
+    );
+    assert.equal(site.hits.filter((path) => path === '/never').length, 1, 'fetched once for the request and its retries');
+    assert.ok(Date.now() - started < 5_000, `the caller waited ${Date.now() - started} ms`);
   });
 });

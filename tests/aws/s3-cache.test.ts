@@ -2,6 +2,7 @@
  * The S3 store against S3rver, a real S3-protocol server on 127.0.0.1. Static dummy credentials and no metadata
  * service: nothing here can reach AWS.
  */
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { GetObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
@@ -61,5 +62,28 @@ describe('S3 cache store', () => {
     };
     await assert.rejects(store.get(freshKey()), isFatal);
     await assert.rejects(store.set(freshKey(), sampleEntry()), isFatal);
+  });
+
+  test('an endpoint that accepts connections and never answers: a read gives up as EFATAL after one retry at most', { timeout: 20_000 }, async () => {
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const { port } = silent.address() as AddressInfo;
+    const store = createS3CacheStore({ ...settings(), endpoint: `http://127.0.0.1:${port}` });
+    const started = Date.now();
+    try {
+      await assert.rejects(store.get(freshKey()), (error) => {
+        assert.ok(isGlanceError(error));
+        assert.equal(error.code, 'EFATAL');
+        return true;
+      });
+      const took = Date.now() - started;
+      // Two attempts of the 3 s request timeout (lib/aws/s3-cache.ts), not the SDK's default three of no limit.
+      assert.ok(took < 8_000, `gave up after ${took} ms`);
+      assert.equal(sockets.length, 2, 'one attempt and one retry');
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 });

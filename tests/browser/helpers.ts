@@ -7,15 +7,27 @@ import { PNG } from 'pngjs';
 import { Budget } from '../../lib/time/budget.ts';
 import { loadConfig } from '../../lib/config.ts';
 import type { Resolver } from '../../lib/guard/lookup.ts';
-import { createRenderer, type RenderRequest, type RenderResult, type Renderer } from '../../lib/browser/index.ts';
+import { createRenderer, type BrowserEvents, type RenderRequest, type RenderResult, type Renderer } from '../../lib/browser/index.ts';
+import type { PageSetup } from '../../lib/browser/page.ts';
 import { parseQuery } from '../../lib/query/index.ts';
 
 export { TEST_BROWSER_ARGS as TEST_ARGS } from '../helpers/chromium-args.ts';
 import { TEST_BROWSER_ARGS as TEST_ARGS } from '../helpers/chromium-args.ts';
 
-export function testRenderer(allowHosts = '127.0.0.1', resolver?: Resolver, env: Record<string, string> = {}): Renderer {
-  return createRenderer({ config: loadConfig({ GLANCE_ALLOW_HOSTS: allowHosts, ...env }), resolver, extraArgs: TEST_ARGS });
+export function testRenderer(allowHosts = '127.0.0.1', resolver?: Resolver, env: Record<string, string> = {}, events?: BrowserEvents): Renderer {
+  return createRenderer({ config: loadConfig({ GLANCE_ALLOW_HOSTS: allowHosts, ...env }), resolver, extraArgs: TEST_ARGS, events });
 }
+
+/** A plain page for tests that call withPage() directly: small desktop viewport, no emulation. */
+export const PLAIN_SETUP: PageSetup = {
+  viewport: { width: 200, height: 100, deviceScaleFactor: 1, isMobile: false, hasTouch: false, isLandscape: true },
+  userAgent: 'test',
+  colorScheme: 'no-preference',
+  mediaType: 'screen',
+  javascript: true,
+  reducedMotion: false,
+  headers: {},
+};
 
 /** Chromium browser processes this test process started (puppeteer spawns the binary itself). */
 export function chromiumChildren(): Set<number> {

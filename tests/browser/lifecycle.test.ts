@@ -8,11 +8,11 @@ import { createServer } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { BrowserHost } from '../../lib/browser/browser.ts';
 import type { Renderer } from '../../lib/browser/index.ts';
-import { withPage, type PageSetup } from '../../lib/browser/page.ts';
+import { withPage } from '../../lib/browser/page.ts';
 import { Budget } from '../../lib/time/budget.ts';
 import { AddressPolicy } from '../../lib/guard/policy.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
-import { codeOf, pixel, png, render, TEST_ARGS, testRenderer } from './helpers.ts';
+import { codeOf, pixel, PLAIN_SETUP, png, render, TEST_ARGS, testRenderer } from './helpers.ts';
 
 const PAGE = '<!doctype html><title>ok</title><style>body{margin:0;background:rgb(0,128,0)}</style>';
 
@@ -137,15 +137,7 @@ describe('browser lifecycle', () => {
 describe('withPage', () => {
   const host = new BrowserHost({ chromium: { mode: 'local', path: undefined }, policy: AddressPolicy.fromSetting(''), extraArgs: TEST_ARGS });
   const env = { host, policy: AddressPolicy.fromSetting('') };
-  const setup: PageSetup = {
-    viewport: { width: 200, height: 100, deviceScaleFactor: 1, isMobile: false, hasTouch: false, isLandscape: true },
-    userAgent: 'test',
-    colorScheme: 'no-preference',
-    mediaType: 'screen',
-    javascript: true,
-    reducedMotion: false,
-    headers: {},
-  };
+  const setup = PLAIN_SETUP;
   after(() => host.closeBrowser());
 
   test('a page that crashes its renderer is EPAGECRASH and is not run a second time', async () => {

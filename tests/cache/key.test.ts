@@ -125,6 +125,7 @@ describe('cacheKey', () => {
       insights: 'insights',
       adblock: 'adblock=false',
       data: 'data.price.selector=.price',
+      cacheKey: 'cacheKey=mine',
     };
     const options = Object.keys(parseQuery(URL_PARAM)).sort();
     assert.deepEqual([...Object.keys(differing), ...CACHE_ONLY].sort(), options);

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import {
   createLocalRefresher,
   ResultCache,
+  RETRY_WINDOW_MS,
   TARGET_FAILURE_TTL_MS,
   type CacheEntry,
   type CacheErrorContext,
@@ -318,6 +319,47 @@ describe('ResultCache', () => {
       assert.equal((await joiner).answer.statusCode, ERRORS[failure], `${failure} at ${deadline}`);
       assert.equal(calls, 1, `${failure} at ${deadline}`);
     }
+  });
+
+  test('a retry just after a timeout, with no more time, gets that timeout at once (force included); more time, later, or after a success, it produces', async () => {
+    const { cache, advance } = setup();
+    let time = 1_700_000_000_000;
+    const now = () => time;
+    const tick = (ms: number) => {
+      time += ms;
+      advance(ms);
+    };
+    let calls = 0;
+    let next: Produced = failureOf('ETIMEOUT');
+    const produce = async () => {
+      calls++;
+      return next;
+    };
+    const first = await cache.answer(KEY, policy({ force: true, deadline: now() + 2 * SECOND }), produce, REQUEST);
+    assert.equal(first.answer.statusCode, 504);
+    tick(2 * SECOND + 300);
+    for (const force of [true, false]) {
+      const retry = await cache.answer(KEY, policy({ force, deadline: now() + 2 * SECOND }), produce, REQUEST);
+      assert.equal(retry.answer.statusCode, 504);
+      assert.equal(retry.ttl, 0, 'never cached, never sent as cacheable');
+    }
+    assert.equal(calls, 1, 'the retries did not redo the work');
+
+    const longer = await cache.answer(KEY, policy({ force: true, deadline: now() + 28 * SECOND }), produce, REQUEST);
+    assert.equal(longer.answer.statusCode, 504);
+    assert.equal(calls, 2, 'a request with more time produces on its own budget');
+
+    tick(RETRY_WINDOW_MS + 1);
+    await cache.answer(KEY, policy({ force: true, deadline: now() + 2 * SECOND }), produce, REQUEST);
+    assert.equal(calls, 3, 'past the retry window it produces again');
+
+    next = answerOf(200, '"good"');
+    await cache.answer(KEY, policy({ force: true, deadline: now() + 28 * SECOND }), produce, REQUEST);
+    next = failureOf('ETIMEOUT');
+    tick(SECOND);
+    const afterSuccess = await cache.answer(KEY, policy({ force: true, deadline: now() + 2 * SECOND }), produce, REQUEST);
+    assert.equal(calls, 5, 'a success in between forgets the timeout');
+    assert.equal(afterSuccess.answer.statusCode, 504);
   });
 
   test('concurrent misses of one key produce once; other keys are not held up', async () => {

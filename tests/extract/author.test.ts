@@ -80,4 +80,32 @@ describe('author', () => {
   test('overlong values are not names', () => {
     assert.equal(values(head(`<meta name="author" content="${'x '.repeat(100)}">`)).author, null);
   });
+
+  test('a byline is cut to the name: no role, no date, no site after it', () => {
+    assert.equal(values(head('<meta name="author" content="Brian Stevens, Vice President, Google Cloud">')).author, 'Brian Stevens');
+    assert.equal(values(head('<meta name="author" content="Paz Segura - Marketing Manager">')).author, 'Paz Segura');
+    assert.equal(values(head('<meta name="author" content="By Jane Roe | March 3, 2024">')).author, 'Jane Roe');
+    assert.equal(values(head('<meta name="author" content="Jane Roe | Daily Site">', '<meta property="og:site_name" content="Daily Site">')).author, 'Jane Roe');
+    // Two people stay two people.
+    assert.equal(values(head('<meta name="author" content="By Ann Lee and Bo Chen">')).author, 'Ann Lee and Bo Chen');
+  });
+
+  test('a role or desk alone is no author', () => {
+    for (const desk of ['Editorial Staff', 'News Desk', 'Redaktion', 'Admin']) {
+      assert.equal(values(head(`<meta name="author" content="${desk}">`)).author, null, desk);
+    }
+  });
+
+  test("the site's own name is the author only when nothing names a person", () => {
+    const site = '<meta property="og:site_name" content="Marketing Land">';
+    assert.equal(values(`${head(site, '<meta name="author" content="Marketing Land">')}<body><span class="author">Jane Roe</span>`).author, 'Jane Roe');
+    assert.equal(values(head(site, '<meta name="author" content="Marketing Land">')).author, 'Marketing Land');
+  });
+
+  test('a person in JSON-LD beats an organisation; an organisation when nothing else is there', () => {
+    const org = { '@type': 'NewsMediaOrganization', name: 'Daily Site' };
+    assert.equal(values(`${head(ldJson({ '@type': 'NewsArticle', author: org }))}<body><a rel="author" href="/ann">Ann Lee</a>`).author, 'Ann Lee');
+    assert.equal(values(head(ldJson({ '@type': 'NewsArticle', author: [org, { '@type': 'Person', name: 'Ann Lee' }] }))).author, 'Ann Lee');
+    assert.equal(values(head(ldJson({ '@type': 'NewsArticle', author: org }))).author, 'Daily Site');
+  });
 });

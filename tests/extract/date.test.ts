@@ -37,15 +37,31 @@ describe('parseDate', () => {
 });
 
 describe('date', () => {
-  test('dateModified first (Microlink\'s habit), then datePublished', () => {
+  test('datePublished first (what readers mean by the date), dateModified only when nothing else is there', () => {
     const html = head(
       ldJson({ '@type': 'Article', datePublished: '2024-01-01T00:00:00Z', dateModified: '2024-02-01T00:00:00Z' }),
     );
-    assert.equal(values(html).date, '2024-02-01T00:00:00.000Z');
+    assert.equal(values(html).date, '2024-01-01T00:00:00.000Z');
     assert.equal(
-      values(head(ldJson({ '@type': 'Article', datePublished: '2024-01-01T00:00:00Z' }))).date,
-      '2024-01-01T00:00:00.000Z',
+      values(head(ldJson({ '@type': 'Article', dateModified: '2024-02-01T00:00:00Z' }))).date,
+      '2024-02-01T00:00:00.000Z',
     );
+    // A date shown in the text beats a modification date.
+    assert.equal(
+      values(`${head(ldJson({ '@type': 'Article', dateModified: '2024-02-01T00:00:00Z' }))}<body><time datetime="2024-01-15">Jan 15</time>`).date,
+      '2024-01-15T00:00:00.000Z',
+    );
+  });
+
+  test('a time written with an offset keeps it (the day the page\'s readers saw); a date alone keeps its day', () => {
+    assert.equal(
+      values(head('<meta property="article:published_time" content="2020-06-10T23:30:00-04:00">')).date,
+      '2020-06-10T23:30:00.000-04:00',
+    );
+    assert.equal(values(head('<meta property="article:published_time" content="2020-06-10T00:30:00+05:30">')).date, '2020-06-10T00:30:00.000+05:30');
+    assert.equal(values(head('<meta property="article:published_time" content="2020-06-10">')).date, '2020-06-10T00:00:00.000Z');
+    assert.equal(values('<body><p class="date">June 10, 2020</p></body>').date?.slice(0, 10), '2020-06-10');
+    assert.equal(Date.parse(values(head('<meta property="article:published_time" content="2020-06-10T23:30:00 EDT">')).date!), Date.parse('2020-06-11T03:30:00Z'));
   });
 
   test('article:modified_time, article:published_time and friends', () => {
@@ -56,7 +72,7 @@ describe('date', () => {
     assert.equal(
       values(head('<meta property="article:published_time" content="2024-03-05T08:30:00Z">',
         '<meta property="article:modified_time" content="2024-03-06T08:30:00Z">')).date,
-      '2024-03-06T08:30:00.000Z',
+      '2024-03-05T08:30:00.000Z',
     );
     assert.equal(values(head('<meta name="DC.date.issued" content="2021-07-01">')).date, '2021-07-01T00:00:00.000Z');
   });

@@ -45,4 +45,13 @@ describe('description', () => {
       'a b & c',
     );
   });
+
+  test("the site's own description is boilerplate: the page's own wins, the site's only when nothing else", () => {
+    const site = ldJson({ '@type': 'WebSite', name: 'Site', description: 'The best news on the web, every day.' });
+    assert.equal(
+      values(head(site, '<meta property="og:description" content="The best news on the web, every day.">', '<meta name="description" content="A fire destroyed the old mill on Monday night.">')).description,
+      'A fire destroyed the old mill on Monday night.',
+    );
+    assert.equal(values(head(site, '<meta property="og:description" content="The best news on the web, every day.">')).description, 'The best news on the web, every day.');
+  });
 });

@@ -28,11 +28,15 @@ const run = (unit: string, length = N): string => unit.repeat(Math.ceil(length /
 /** Whole pages are parsed too (linear, ~30 ms for 320 kB, more on a loaded machine); a blow-up is minutes. */
 const PAGE_BOUND_MS = 1000;
 
+/** The best of up to three runs: a busy machine or a GC pause slows one run; a super-linear regex slows them all. */
 function fast(name: string, work: () => unknown, bound = BOUND_MS): void {
-  const start = performance.now();
-  work();
-  const ms = performance.now() - start;
-  assert.ok(ms < bound, `${name}: ${ms.toFixed(0)} ms`);
+  let best = Infinity;
+  for (let attempt = 0; attempt < 3 && best >= bound; attempt++) {
+    const start = performance.now();
+    work();
+    best = Math.min(best, performance.now() - start);
+  }
+  assert.ok(best < bound, `${name}: ${best.toFixed(0)} ms`);
 }
 
 test('client-shell check', () => {

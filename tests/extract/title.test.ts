@@ -19,9 +19,22 @@ describe('title', () => {
     assert.equal(values(head('<title>  Plain\n  title </title>')).title, 'Plain title');
   });
 
-  test('keeps the site suffix as the page wrote it (both peer corpora expect it)', () => {
-    const html = head('<title>Story | Site</title>', '<meta property="og:site_name" content="Site">');
-    assert.equal(values(html).title, 'Story | Site');
+  test('a title that has no clean twin on the page is never shortened', () => {
+    const html = head('<title>Story about things | Site</title>', '<meta property="og:site_name" content="Site">');
+    assert.equal(values(html).title, 'Story about things | Site');
+    assert.equal(values(`${head('<title>Chronik: Was geschah</title>')}<body><h1>Chronik</h1>`).title, 'Chronik: Was geschah');
+  });
+
+  test('a site suffix or section prefix is dropped when the page states the headline alone', () => {
+    const ld = (headline: string) => `<script type="application/ld+json">${JSON.stringify({ '@type': 'NewsArticle', headline })}</script>`;
+    assert.equal(values(head('<meta property="og:title" content="Grosser Brand in Basel - Telebasel">', ld('Grosser Brand in Basel'))).title, 'Grosser Brand in Basel');
+    assert.equal(values(`${head('<title>Chronik: Der Sommer in Zahlen</title>')}<body><h1 class="entry-title">Der Sommer in Zahlen</h1>`).title, 'Der Sommer in Zahlen');
+    assert.equal(values(`${head('<title>Bob Dylan - Wikipedia</title>')}<body><h1>Bob Dylan</h1>`).title, 'Bob Dylan');
+    assert.equal(values(`${head('<title>Date.prototype.toLocaleString() - JavaScript | MDN</title>')}<body><h1>Date.prototype.toLocaleString()</h1>`).title, 'Date.prototype.toLocaleString()');
+    // The affix must be the short part: an episode title is not "Podcast" with an affix.
+    assert.equal(values(`${head('<title>117: A Guest on Redwood | React Podcast</title>')}<body><h1>React Podcast</h1>`).title, '117: A Guest on Redwood | React Podcast');
+    // No separator set off by spaces, no twin.
+    assert.equal(values(`${head('<title>Node.js-Guide</title>')}<body><h1>Node.js</h1>`).title, 'Node.js-Guide');
   });
 
   test('decodes entities, including the double-encoded ones CMSs put in meta content', () => {

@@ -2,8 +2,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
-import { createHandler } from '../../functions/api.ts';
+import { ANSWER_RESERVE_MS, createHandler } from '../../functions/api.ts';
 import { loadConfig } from '../../lib/config.ts';
+import { startServer } from '../helpers/server.ts';
+import { q } from '../helpers/service.ts';
 
 const context = {
   awsRequestId: 'req-1',
@@ -45,4 +47,41 @@ test('OPTIONS is answered as a preflight before the app runs', async () => {
   const handler = createHandler(loadConfig({}));
   const result = (await handler(event('', 'OPTIONS'), context)) as APIGatewayProxyStructuredResultV2;
   assert.equal(result.statusCode, 204);
+});
+
+test("an invocation with 5 s left answers the contract's ETIMEOUT before they run out, not Lambda's own error", { timeout: 20_000 }, async () => {
+  // A page that starts answering and never finishes: without the invocation's clock the default 28 s budget runs.
+  const site = await startServer({ '/slow': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).write('<title>') });
+  const handler = createHandler(loadConfig({ GLANCE_ALLOW_HOSTS: '127.0.0.1', GLANCE_CACHE: 'off' }));
+  const ends = Date.now() + 5_000;
+  const started = Date.now();
+  try {
+    const result = (await handler(event(q(`${site.url}/slow`)), {
+      ...context,
+      getRemainingTimeInMillis: () => ends - Date.now(),
+    })) as APIGatewayProxyStructuredResultV2;
+    const took = Date.now() - started;
+    assert.equal(result.statusCode, 504, String(result.body));
+    assert.equal(JSON.parse(String(result.body)).code, 'ETIMEOUT');
+    assert.ok(took < 5_000 - ANSWER_RESERVE_MS / 2, `answered after ${took} ms`);
+    assert.ok(took >= 5_000 - ANSWER_RESERVE_MS - 1_000, `answered after only ${took} ms`);
+  } finally {
+    await handler.close();
+    await site.close();
+  }
+});
+
+test('GET /health answers 200 ok with no-store, apart from the API', async () => {
+  const handler = createHandler(loadConfig({}));
+  const result = (await handler({ ...event(''), rawPath: '/health' }, context)) as APIGatewayProxyStructuredResultV2;
+  assert.equal(result.statusCode, 200);
+  assert.equal(result.headers?.['cache-control'], 'no-store');
+  assert.deepEqual(JSON.parse(String(result.body)), { status: 'ok' });
+});
+
+test('once stopping, /health answers 503 so a balancer drains the instance', async () => {
+  const { healthResponse } = await import('../../lib/http/health.ts');
+  const response = healthResponse(true);
+  assert.equal(response.statusCode, 503);
+  assert.deepEqual(JSON.parse(response.body), { status: 'stopping' });
 });

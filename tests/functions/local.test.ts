@@ -73,6 +73,13 @@ describe('local service over a socket', () => {
     assert.equal(post.headers.get('allow'), 'GET, HEAD, OPTIONS');
   });
 
+  test('/health answers 200 ok, never cached, without doing any work', async () => {
+    const response = await fetch(`${service.url}/health`);
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('cache-control'), 'no-store');
+    assert.deepEqual(await response.json(), { status: 'ok' });
+  });
+
   test('paths other than / are not routed, as behind API Gateway', async () => {
     const response = await fetch(`${service.url}/other?${q(`${site.url}/`)}`);
     assert.equal(response.status, 404);

@@ -3,7 +3,7 @@
  * answered 200, no Chromium is launched after the signal, and the process exits by itself with no browser left.
  */
 import assert from 'node:assert/strict';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { TEST_BROWSER_ARGS } from '../helpers/chromium-args.ts';
+import { browsersUnder, watchLaunches } from '../helpers/processes.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { q } from '../helpers/service.ts';
 
@@ -23,28 +24,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
-}
-
-/**
- * The browsers below `pid`: Chromium processes whose parent is not itself Chromium. A browser's renderers and
- * helpers (its own children, started and ended as pages come and go) are not new browsers.
- */
-function browsers(pid: number): Set<number> {
-  const table = execFileSync('ps', ['-e', '-o', 'pid=,ppid=,comm='], { encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .map((line) => line.trim().split(/\s+/))
-    .map(([child, parent, ...name]) => ({ pid: Number(child), ppid: Number(parent), name: name.join(' ') }));
-  const names = new Map(table.map((row) => [row.pid, row.name]));
-  const isChromium = (name: string | undefined) => name !== undefined && /chrom|headless/i.test(name);
-  const found = new Set<number>();
-  let frontier = [pid];
-  while (frontier.length > 0) {
-    const next = table.filter((row) => frontier.includes(row.ppid));
-    for (const row of next) if (isChromium(row.name) && !isChromium(names.get(row.ppid))) found.add(row.pid);
-    frontier = next.map((row) => row.pid);
-  }
-  return found;
 }
 
 describe('graceful shutdown of the local service', { timeout: 60_000 }, () => {
@@ -91,7 +70,7 @@ describe('graceful shutdown of the local service', { timeout: 60_000 }, () => {
     const warm = await fetch(`${base}/?${q(`${site.url}/`, 'screenshot&force')}`);
     assert.equal(warm.status, 200);
     const pid = service.pid!;
-    const browsersBefore = browsers(pid);
+    const browsersBefore = browsersUnder(pid);
     assert.ok(browsersBefore.size > 0, 'a browser runs after the warm-up request');
 
     const inFlight = [1, 2, 3].map((n) => fetch(`${base}/?${q(`${site.url}/slow?${n}`, 'screenshot&force')}`).then((r) => r.status));
@@ -99,18 +78,10 @@ describe('graceful shutdown of the local service', { timeout: 60_000 }, () => {
     const exited = new Promise<number | null>((resolve) => service.once('exit', (code) => resolve(code)));
     service.kill('SIGTERM');
 
-    const launched = new Set<number>();
-    let watching = true;
-    const watch = (async () => {
-      while (watching) {
-        for (const child of browsers(pid)) if (!browsersBefore.has(child)) launched.add(child);
-        await delay(50);
-      }
-    })();
+    const watch = watchLaunches(pid, browsersBefore);
     const statuses = await Promise.all(inFlight);
     const code = await exited;
-    watching = false;
-    await watch;
+    const launched = await watch.stop();
 
     assert.deepEqual(statuses, [200, 200, 200]);
     assert.equal(code, 0);

@@ -208,3 +208,27 @@ describe('bad ports', () => {
     assert.equal(refusal('http://127.0.0.1:41234/', exempt), 'allowed');
   });
 });
+
+describe('the refusal of a private target', () => {
+  const refusal = (policy: AddressPolicy, url: string): string => {
+    try {
+      parseTarget(url, policy);
+    } catch (error) {
+      assert.ok(error instanceof GlanceError && error.code === 'EFORBIDDENURL');
+      return error.message;
+    }
+    assert.fail(`${url} was accepted`);
+  };
+
+  test('on one machine, tells the developer how to allow their own pages', () => {
+    const message = refusal(AddressPolicy.fromSetting('', { local: true }), 'http://127.0.0.1:8080/');
+    assert.match(message, /not a public address/);
+    assert.match(message, /GLANCE_ALLOW_HOSTS=127\.0\.0\.1/);
+  });
+
+  test('deployed, says only that the address is not public', () => {
+    const message = refusal(AddressPolicy.fromSetting(''), 'http://127.0.0.1:8080/');
+    assert.match(message, /not a public address/);
+    assert.doesNotMatch(message, /GLANCE_ALLOW_HOSTS/);
+  });
+});

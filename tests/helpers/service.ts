@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalServer } from '../../functions/local.ts';
-import { createApp, type App } from '../../lib/app.ts';
+import { createApp, type App, type AppEvents } from '../../lib/app.ts';
 import { loadConfig, type Config } from '../../lib/config.ts';
 import type { Resolver } from '../../lib/fetch/index.ts';
 import type { OembedProvider } from '../../lib/oembed/providers.ts';
@@ -44,6 +44,8 @@ export interface ServiceOptions {
   resolver?: Resolver;
   /** The oEmbed provider registry the service uses instead of the shipped one. */
   oembedProviders?: readonly OembedProvider[];
+  /** Receives the core's events (what the Lambda handler counts as metrics). */
+  events?: AppEvents;
 }
 
 interface Setup {
@@ -58,8 +60,8 @@ async function setUp({ allowHosts = '127.0.0.1,localhost', cacheDir, env = {} }:
   return { dir, cacheDir, env: { GLANCE_ALLOW_HOSTS: allowHosts, GLANCE_STORAGE_DIR: join(dir, 'assets'), GLANCE_CACHE_DIR: cacheDir, ...env } };
 }
 
-const buildApp = (config: Config, { resolver, oembedProviders }: ServiceOptions): App =>
-  createApp(config, { resolver, browserArgs: TEST_BROWSER_ARGS, oembedProviders });
+const buildApp = (config: Config, { resolver, oembedProviders, events }: ServiceOptions): App =>
+  createApp(config, { resolver, browserArgs: TEST_BROWSER_ARGS, oembedProviders, ...(events ? { events } : {}) });
 
 function withJson(request: Service['request']): Service['json'] {
   return async (query, init) => {

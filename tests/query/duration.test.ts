@@ -19,8 +19,18 @@ describe('parseDuration', () => {
     assert.equal(parseDuration('2.25d'), 194_400_000);
   });
 
+  test("reads the ms package's spellings, as Microlink does", () => {
+    assert.equal(parseDuration('1day'), 86_400_000);
+    assert.equal(parseDuration('90secs'), 90_000);
+    assert.equal(parseDuration('10 secs'), 10_000);
+    assert.equal(parseDuration('5 minutes'), 300_000);
+    assert.equal(parseDuration('2hrs'), 7_200_000);
+    assert.equal(parseDuration('1w'), 604_800_000);
+    assert.equal(parseDuration('10 m'), 600_000);
+  });
+
   test('refuses garbage', () => {
-    for (const text of ['', 'abc', '-1', '1.5', '10 m', '1w', '1e3', '0x10', '1h30m', 's', '9'.repeat(30)]) {
+    for (const text of ['', 'abc', '-1', '-1d', '1.5', '1e3', '0x10', '1h30m', 's', '9'.repeat(30), `1${' '.repeat(200)}s`]) {
       assert.equal(parseDuration(text), undefined, text);
     }
   });

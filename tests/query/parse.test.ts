@@ -19,6 +19,7 @@ describe('parseQuery: defaults and url', () => {
       ttl: 86_400_000,
       staleTtl: false,
       force: false,
+      cacheKey: undefined,
       timeout: 28_000,
       device: 'Macbook Pro 13',
       viewport: {},
@@ -65,10 +66,10 @@ describe('parseQuery: defaults and url', () => {
     }
   });
 
-  test('unknown parameters are ignored', () => {
-    const options = parse('proxy=x&screenshot.colour=red&x.y.z');
+  test('parameters Microlink does not document either are ignored (tracking tags, typos of no meaning)', () => {
+    const options = parse('utm_source=x&screenshot.colour=red&x.y.z');
     assert.equal(options.screenshot && options.screenshot.type, 'png');
-    assert.equal(Object.hasOwn(options, 'proxy'), false);
+    assert.equal(Object.hasOwn(options, 'utm_source'), false);
     assert.equal(Object.hasOwn(options, 'x'), false);
   });
 });

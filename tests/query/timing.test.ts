@@ -18,7 +18,7 @@ describe('ttl', () => {
   });
 
   test('out of range or garbage is EINVALTTL naming ttl and saying what is accepted', () => {
-    for (const value of ['59s', '59999', '32d', '0', 'soon', '-1h', '', '1w', 'constructor', 'toString']) {
+    for (const value of ['59s', '59999', '32d', '0', 'soon', '-1h', '', '5w', 'constructor', 'toString']) {
       const error = rejects(`ttl=${value}`, 'EINVALTTL', 'ttl');
       assert.match(error.message, /from 1m to 31d/);
     }

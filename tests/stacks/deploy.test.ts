@@ -13,6 +13,8 @@ import { after, before, describe, test } from 'node:test';
 import { Request } from '@ghostery/adblocker';
 import { PuppeteerBlocker } from '@ghostery/adblocker-puppeteer';
 import { describeBundle } from './bundle.ts';
+import { describeOperability } from './operability.ts';
+import { describeSpend } from './spend.ts';
 import { ACCOUNT, REGION, synth, type Synthesized } from './synth.ts';
 import { list, render, resource, resources, roleStatements, type Statement } from './template.ts';
 
@@ -32,6 +34,12 @@ const CONFIGURED = {
   GLANCE_MAX_BODY_BYTES: '2048',
   GLANCE_ALLOW_HOSTS: '127.0.0.1',
   GLANCE_RETENTION: '7d',
+  GLANCE_RESERVED_CONCURRENCY: '25',
+  GLANCE_WAF_RATE_LIMIT: '600',
+  GLANCE_WAF_KEY_RATE_LIMIT: '300',
+  GLANCE_RUNTIME: 'nodejs24.x',
+  GLANCE_LOG_RETENTION_DAYS: '7',
+  GLANCE_ALARM_EMAIL: 'ops@example.com',
   GLANCE_ADBLOCK_LISTS: OWN_LIST,
 };
 const DAYS_31 = 31 * 24 * 3600;
@@ -61,7 +69,7 @@ describe('the API', () => {
   test('an HTTP API routes GET /, HEAD / and OPTIONS / to the one API function', () => {
     const fnId = fnOf(prod)[0];
     const routes = Object.values(resources(prod.template, 'AWS::ApiGatewayV2::Route'));
-    assert.deepEqual(routes.map((route) => route.Properties.RouteKey).sort(), ['GET /', 'HEAD /', 'OPTIONS /']);
+    assert.deepEqual(routes.map((route) => route.Properties.RouteKey).sort(), ['GET /', 'GET /health', 'HEAD /', 'OPTIONS /']);
     for (const route of routes) {
       const integrationId = render(route.Properties.Target).replace(/^integrations\/<(.*)>$/, '$1');
       const integration = prod.template.toJSON().Resources[integrationId].Properties;
@@ -72,13 +80,13 @@ describe('the API', () => {
 
   test('the default stage throttles routes, by default or as configured', () => {
     const throttle = (s: Synthesized) => resource(s.template, 'AWS::ApiGatewayV2::Stage', 'ApiDefaultStage')[1].Properties.DefaultRouteSettings;
-    assert.deepEqual(throttle(prod), { ThrottlingBurstLimit: 100, ThrottlingRateLimit: 50 });
+    assert.deepEqual(throttle(prod), { ThrottlingBurstLimit: 20, ThrottlingRateLimit: 10 });
     assert.deepEqual(throttle(dev), { ThrottlingBurstLimit: 10, ThrottlingRateLimit: 5 });
   });
 });
 
 describe('the API function', () => {
-  test('runs the ESM bundle of functions/api.ts on nodejs22.x with room for Chromium, traced, on x86-64', () => {
+  test('runs the ESM bundle of functions/api.ts on nodejs22.x (nodejs24.x when asked) with room for Chromium, traced, on x86-64', () => {
     const fn = fnOf(prod)[1].Properties;
     assert.equal(fn.Runtime, 'nodejs22.x');
     assert.equal(fn.Handler, 'functions/api.handler');
@@ -87,13 +95,14 @@ describe('the API function', () => {
     assert.deepEqual(fn.Architectures, ['x86_64']);
     assert.deepEqual(fn.TracingConfig, { Mode: 'Active' });
     assert.equal(fn.FunctionName, 'prod-glance-api');
+    assert.equal(fnOf(dev)[1].Properties.Runtime, 'nodejs24.x');
     assert.ok(existsSync(join(prod.assetDir(fn.Code.S3Key), 'functions', 'api.mjs')), 'the staged code holds functions/api.mjs');
   });
 
   test('has the Chromium layer attached, holding @sparticuz/chromium where lib/browser/launch.ts imports it', () => {
     const [layerId, layer] = resource(prod.template, 'AWS::Lambda::LayerVersion', 'ChromiumLayer');
     assert.deepEqual(fnOf(prod)[1].Properties.Layers.map(render), [`<${layerId}>`]);
-    assert.deepEqual(layer.Properties.CompatibleRuntimes, ['nodejs22.x']);
+    assert.deepEqual(layer.Properties.CompatibleRuntimes, ['nodejs22.x', 'nodejs24.x']);
     const staged = prod.assetDir(layer.Properties.Content.S3Key);
     const launch = readFileSync(new URL('../../lib/browser/launch.ts', import.meta.url), 'utf8');
     const modulePath = /'\/opt\/(nodejs\/node_modules\/@sparticuz\/chromium\/[^']+)'/.exec(launch)?.[1];
@@ -109,7 +118,7 @@ describe('the API function', () => {
     assert.equal(render(env.CDN_URL), `https://<${idOf(prod, 'AWS::CloudFront::Distribution', 'AssetsCdn')}.DomainName>`);
     assert.equal(env.GLANCE_S3_REGION, REGION);
     assert.equal(env.NODE_OPTIONS, undefined, 'no --enable-source-maps: it costs ~120 ms of cold start');
-    assert.equal(env.GLANCE_API_KEYS_PARAMETER, undefined, 'no keys configured: an open API');
+    assert.equal(env.GLANCE_API_KEYS_PARAMETER, '/glance/prod/api-keys', 'nothing configured on a non-dev stage: the stage\'s keys');
 
     const configured = envOf(dev);
     assert.equal(configured.CDN_URL, 'https://cdn.example.com');
@@ -131,7 +140,7 @@ describe('the API function', () => {
     for (const engine of [own, plain]) assert.equal(blocked(engine, 'https://securepubads.g.doubleclick.net/tag/js/gpt.js'), true);
   });
 
-  test('may only use its two buckets, invoke itself and write traces', () => {
+  test('may only use its two buckets, invoke itself, read its keys and write traces', () => {
     const statements = statementsOf(prod);
     const buckets = ['Assets', 'Cache'].map((name) => idOf(prod, 'AWS::S3::Bucket', name));
     for (const statement of statements) {
@@ -150,7 +159,7 @@ describe('the API function', () => {
     assert.deepEqual(byAction('s3:PutObject').sort(), buckets.map((id) => `<${id}.Arn>/*`).sort());
     assert.deepEqual(byAction('s3:ListBucket').sort(), buckets.map((id) => `<${id}.Arn>`).sort());
     assert.deepEqual(byAction('lambda:InvokeFunction'), [`arn:aws:lambda:${REGION}:${ACCOUNT}:function:prod-glance-api`]);
-    assert.deepEqual(byAction('ssm:GetParameter'), [], 'no API keys configured: no SSM access');
+    assert.deepEqual(byAction('ssm:GetParameter'), [`arn:aws:ssm:${REGION}:${ACCOUNT}:parameter/glance/prod/api-keys`], 'only the stage\'s keys');
   });
 
   test('with API keys configured, reads exactly that parameter and decrypts only through SSM for it', () => {
@@ -192,7 +201,7 @@ describe('the buckets', () => {
     assert.deepEqual(actionsOf(allows[0]!), ['s3:GetObject']);
     assert.equal(render(allows[0]!.Condition?.StringEquals?.['AWS:SourceArn']), `arn:aws:cloudfront::${ACCOUNT}:distribution/<${cdn}>`);
 
-    const [oacId, oac] = resource(prod.template, 'AWS::CloudFront::OriginAccessControl', '');
+    const [oacId, oac] = resource(prod.template, 'AWS::CloudFront::OriginAccessControl', 'AssetsCdn');
     assert.deepEqual(oac.Properties.OriginAccessControlConfig.SigningBehavior, 'always');
     const origin = resource(prod.template, 'AWS::CloudFront::Distribution', 'AssetsCdn')[1].Properties.DistributionConfig.Origins[0];
     assert.equal(render(origin.OriginAccessControlId), `<${oacId}.Id>`);
@@ -231,11 +240,10 @@ describe('the CloudFront distributions', () => {
     assert.ok(policy.MaxTTL >= DAYS_31);
     const key = policy.ParametersInCacheKeyAndForwardedToOrigin;
     assert.deepEqual(key.QueryStringsConfig, { QueryStringBehavior: 'all' });
-    assert.deepEqual(key.HeadersConfig, { HeaderBehavior: 'none' });
+    assert.deepEqual(key.HeadersConfig, { HeaderBehavior: 'whitelist', Headers: ['x-api-key'] }, 'keyed: one caller\'s answer is never served to another');
     assert.deepEqual(key.CookiesConfig, { CookieBehavior: 'none' });
     assert.equal(key.EnableAcceptEncodingGzip, true);
     assert.equal(key.EnableAcceptEncodingBrotli, true);
-    assert.deepEqual(cachePolicy(dev).ParametersInCacheKeyAndForwardedToOrigin.HeadersConfig, { HeaderBehavior: 'whitelist', Headers: ['x-api-key'] });
   });
 
   test('the API distribution compresses, allows GET/HEAD/OPTIONS and forwards the query and the API key to the HTTP API', () => {
@@ -249,7 +257,7 @@ describe('the CloudFront distributions', () => {
     const forwarded = requestPolicy.Properties.OriginRequestPolicyConfig;
     assert.deepEqual(forwarded.QueryStringsConfig, { QueryStringBehavior: 'all' });
     assert.deepEqual(forwarded.HeadersConfig, { HeaderBehavior: 'whitelist', Headers: ['x-api-key'] });
-    const origin = config.Origins[0];
+    const origin = config.Origins.find((candidate: { Id: string }) => candidate.Id === behavior.TargetOriginId);
     assert.equal(render(origin.DomainName), `<${idOf(prod, 'AWS::ApiGatewayV2::Api', 'Api')}>.execute-api.${REGION}.amazonaws.com`);
     assert.equal(origin.CustomOriginConfig.OriginProtocolPolicy, 'https-only');
     assert.ok(origin.CustomOriginConfig.OriginReadTimeout > 30, 'CloudFront outwaits API Gateway, so it never retries a running request');
@@ -275,4 +283,6 @@ describe('the CloudFront distributions', () => {
   });
 });
 
+describeSpend(() => ({ prod, dev }));
+describeOperability(() => ({ prod, dev }));
 describeBundle(() => prod);

@@ -1,8 +1,9 @@
 import { metaValues, microdataValues } from '../facts.ts';
 import { parseDate } from '../date.ts';
-import { asList, type FieldSpec, type Rule } from '../rules.ts';
+import { asList, perPage, type FieldSpec, type Rule } from '../rules.ts';
+import { personName } from '../person.ts';
 import { ldNodes, ldText, ldValues, meta, text } from '../sources.ts';
-import { asText } from '../jsonld.ts';
+import { asText, typesOf, type JsonObject } from '../jsonld.ts';
 import { normaliseText, textKey } from '../text.ts';
 import { looksLikeUrl } from '../url.ts';
 
@@ -27,16 +28,25 @@ const strict =
   (ctx) =>
     asList(guessed(rule)(ctx)).filter((value) => /^\S+\s+\S+/.test(normaliseText(value)));
 
-/** JSON-LD authors (string, Person, array of either), joined like a byline. */
-const ldAuthor: Rule = (ctx) => {
-  for (const node of ldNodes(ctx)) {
-    const names = ldValues(ctx, 'author', [node])
-      .map(asText)
-      .filter((v): v is string => v !== undefined && normaliseText(v) !== '' && !looksLikeUrl(normaliseText(v)));
-    if (names.length > 0) return joinNames(names);
-  }
-  return undefined;
-};
+const isOrganization = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && typesOf(value as JsonObject).some((type) => type === 'Organization' || type === 'NewsMediaOrganization' || type === 'Corporation');
+
+/**
+ * JSON-LD authors (string, Person, Organization, array of any), joined like a byline. People first: an
+ * organisation as the author is taken only when nothing else on the page names one (`organizations`).
+ */
+const ldAuthors =
+  (organizations: boolean): Rule =>
+  (ctx) => {
+    for (const node of ldNodes(ctx)) {
+      const names = ldValues(ctx, 'author', [node])
+        .filter((value) => isOrganization(value) === organizations)
+        .map(asText)
+        .filter((v): v is string => v !== undefined && normaliseText(v) !== '' && !looksLikeUrl(normaliseText(v)));
+      if (names.length > 0) return joinNames(names);
+    }
+    return undefined;
+  };
 
 function joinNames(names: string[]): string {
   const unique = [...new Set(names.map(normaliseText))];
@@ -48,33 +58,61 @@ const notDate =
   (ctx) =>
     asList(rule(ctx)).filter((value) => parseDate(value) === undefined);
 
+/** Bylines and author metadata, after the JSON-LD people, in preference order. */
+const BYLINES: readonly Rule[] = [
+  meta('article:author', 'og:article:author', 'parsely-author', 'sailthru.author', 'byl'),
+  ({ facts }) => microdataValues(facts, 'name', 'author'),
+  guessed(text('authorItemName')),
+  guessed(text('authorItem')),
+  strict(text('relAuthor')),
+  strict(text('authorClassLink')),
+  strict(text('linkInAuthorClass')),
+  strict(text('authorHref')),
+  guessed(text('screenname')),
+  strict(text('authorClass')),
+  strict(notDate(text('byline'))),
+  // A creator handle equal to the site's handle is the brand's account, not a person.
+  (ctx) => {
+    const site = new Set(metaValues(ctx.facts, 'twitter:site').map(textKey));
+    return metaValues(ctx.facts, 'twitter:creator').filter((handle) => !site.has(textKey(handle)));
+  },
+];
+
+const META_AUTHOR = meta('author', 'dc.creator', 'dcterms.creator');
+
+/** Without the bylines "By" and "@". */
+const unprefixed = (raw: string): string =>
+  normaliseText(raw).replace(/^(?:(?:posted|written|words|story|text|reported)\s+)?by\s+|^@\s*/i, '').trim();
+
+/** The candidates of `rule` that are (`site`) or are not the site's own name. */
+const siteNamed =
+  (rule: Rule, site: boolean): Rule =>
+  (ctx) => {
+    const names = siteNames(ctx);
+    return asList(rule(ctx)).filter((raw) => names.has(textKey(unprefixed(raw))) === site);
+  };
+
 export const author: FieldSpec = {
   rules: [
-    ldAuthor,
-    meta('author', 'dc.creator', 'dcterms.creator'),
+    ldAuthors(false),
+    siteNamed(META_AUTHOR, false),
     // Product pages name their maker as the brand (metascraper's habit, hence Microlink's).
     ldText('brand.name'),
-    meta('article:author', 'og:article:author', 'parsely-author', 'sailthru.author', 'byl'),
-    ({ facts }) => microdataValues(facts, 'name', 'author'),
-    guessed(text('authorItemName')),
-    guessed(text('authorItem')),
-    strict(text('relAuthor')),
-    strict(text('authorClassLink')),
-    strict(text('linkInAuthorClass')),
-    strict(text('authorHref')),
-    guessed(text('screenname')),
-    strict(text('authorClass')),
-    strict(notDate(text('byline'))),
-    // A creator handle equal to the site's handle is the brand's account, not a person.
-    (ctx) => {
-      const site = new Set(metaValues(ctx.facts, 'twitter:site').map(textKey));
-      return metaValues(ctx.facts, 'twitter:creator').filter((handle) => !site.has(textKey(handle)));
-    },
+    ...BYLINES.map((rule) => siteNamed(rule, false)),
+    ldAuthors(true),
+    // The site as its own author, when nothing on the page names anyone else ("Marketing Land" posts as itself).
+    siteNamed(META_AUTHOR, true),
+    ...BYLINES.map((rule) => siteNamed(rule, true)),
   ],
-  accept(raw) {
-    const value = normaliseText(raw)
-      .replace(/^(?:(?:posted|written|words|story|text|reported)\s+)?by\s+|^@\s*/i, '')
-      .trim();
-    return value === '' || value.length > MAX_LENGTH || looksLikeUrl(value) ? undefined : value;
+  accept(raw, ctx) {
+    const value = unprefixed(raw);
+    if (value === '' || value.length > MAX_LENGTH || looksLikeUrl(value)) return undefined;
+    return personName(value, siteNames(ctx));
   },
 };
+
+/** The names the site goes by: an author equal to one is the site, not a person. */
+const siteNames = perPage(
+  (ctx): ReadonlySet<string> =>
+    new Set([...metaValues(ctx.facts, 'og:site_name'), ...metaValues(ctx.facts, 'application-name')].map(textKey).filter(Boolean)),
+);

@@ -40,7 +40,11 @@ const inText: Rule[] = [
   text('timeClass'),
 ];
 
+/**
+ * The publication date: people reading "the date" of an article mean when it was published (annotators chose it
+ * over a different modified date 101 times out of 128). A modification date is the last resort.
+ */
 export const date: FieldSpec = {
-  rules: [...modified, ...published, ...inText],
-  accept: (raw) => parseDate(raw),
+  rules: [...published, ...inText, ...modified],
+  accept: (raw) => parseDate(raw, { keepOffset: true }),
 };

@@ -1,7 +1,19 @@
 import { texts } from '../facts.ts';
-import type { FieldSpec } from '../rules.ts';
+import { cleanHeadline } from '../headline.ts';
+import { asList, type FieldSpec, type Rule } from '../rules.ts';
 import { ldText, meta, text } from '../sources.ts';
 import { normaliseText } from '../text.ts';
+
+/** Where a page states its headline alone, in the order they are trusted. */
+const TWINS: readonly Rule[] = [
+  ldText('headline'),
+  text('entryTitle'),
+  text('postTitle'),
+  text('h1Title'),
+  ({ facts }) => texts(facts, 'h1'),
+  meta('og:title'),
+  meta('twitter:title'),
+];
 
 export const title: FieldSpec = {
   rules: [
@@ -19,5 +31,8 @@ export const title: FieldSpec = {
   accept(raw) {
     const value = normaliseText(raw);
     return value === '' ? undefined : value;
+  },
+  settle(value, ctx) {
+    return cleanHeadline(value, TWINS.flatMap((rule) => asList(rule(ctx)).map(normaliseText)));
   },
 };

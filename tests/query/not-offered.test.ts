@@ -1,0 +1,56 @@
+/**
+ * Every parameter in Microlink's documentation either works or is refused by name (issue 17): the ones Glance
+ * does not offer answer EUNSUPPORTED naming them; the legacy and Microlink-only spellings that do work are read.
+ */
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import { GlanceError } from '../../lib/errors.ts';
+import { parseQuery } from '../../lib/query/index.ts';
+
+const URL_PARAM = 'url=https%3A%2F%2Fexample.com';
+const parse = (query: string) => parseQuery(`${URL_PARAM}&${query}`);
+
+describe('Microlink parameters Glance does not offer', () => {
+  for (const [query, name] of [
+    ['function=(%7B%20page%20%7D)%20%3D%3E%20page.title()', 'function'],
+    ['proxy=http%3A%2F%2Fproxy.example%3A8080', 'proxy'],
+    ['retry=3', 'retry'],
+    ['modules=foo', 'modules'],
+    ['screenshot&screenshot.animated', 'screenshot.animated'],
+    ['screenshot.animated=true', 'screenshot.animated'],
+  ] as const) {
+    test(`${name} is refused by name with the reason`, () => {
+      assert.throws(() => parse(query), (error: unknown) => {
+        assert.ok(error instanceof GlanceError);
+        assert.equal(error.code, 'EUNSUPPORTED');
+        assert.equal(error.statusCode, 400);
+        assert.match(error.message, new RegExp(`\`${name.replace('.', '\\.')}\` parameter is not offered by Glance: .{20,}`));
+        assert.deepEqual(error.data, { [name]: 'not offered' });
+        return true;
+      });
+    });
+  }
+
+  test('screenshot.animated=false asks for nothing missing', () => {
+    assert.notEqual(parse('screenshot&screenshot.animated=false').screenshot, false);
+  });
+});
+
+describe('Microlink spellings that work', () => {
+  test('stream is the legacy name of embed; both at once is refused', () => {
+    assert.equal(parse('stream=screenshot.url').embed, 'screenshot.url');
+    assert.throws(() => parse('stream=title&embed=title'), (error: unknown) => error instanceof GlanceError && error.code === 'EINVALQUERY');
+  });
+
+  test('cacheKey is read (and bounded)', () => {
+    assert.equal(parse('cacheKey=v2').cacheKey, 'v2');
+    assert.equal(parse('').cacheKey, undefined);
+    assert.throws(() => parse(`cacheKey=${'x'.repeat(257)}`), GlanceError);
+  });
+
+  test('durations as the ms package spells them', () => {
+    assert.equal(parse('ttl=1day').ttl, 86_400_000);
+    assert.equal(parse('timeout=10secs').timeout, 10_000);
+    assert.equal(parse('ttl=90secs&staleTtl=1min').staleTtl, 60_000);
+  });
+});
