@@ -2,6 +2,7 @@
  * Configuration is read from the environment once, validated, frozen and passed down. Nothing below lib/
  * reads process.env.
  */
+import { existsSync } from 'node:fs';
 import { AddressPolicy } from './guard/policy.ts';
 import { parseDuration } from './query/duration.ts';
 
@@ -35,6 +36,12 @@ export interface Config {
   readonly chromium: { readonly mode: 'lambda' | 'local'; readonly path: string | undefined };
   /** Chromium flags added to Glance's own (tests and benchmarks keep Chromium's DNS on the machine with them). */
   readonly chromiumArgs: readonly string[];
+  /**
+   * Where the adblock engine comes from: the packaged lists plus `lists` (GLANCE_ADBLOCK_LISTS, Adblock Plus
+   * syntax), parsed on first use; or, when `engine` is set (GLANCE_ADBLOCK_ENGINE), an engine serialized ahead of
+   * time from the same lists (the Lambda bundle carries one), loaded instead.
+   */
+  readonly adblock: AdblockSettings;
   /** Pages one Chromium serves before it is replaced (Gotenberg's habit): leaks and fragmentation do not pile up. */
   readonly browserMaxPages: number;
   /** This function, when running in Lambda: stale cache entries are refreshed by invoking it asynchronously. */
@@ -43,6 +50,11 @@ export interface Config {
   readonly cache: CacheSettings;
   /** API keys: none means the API is open; `env` lists them, `ssm` names a SecureString parameter holding them. */
   readonly apiKeys: { readonly kind: 'none' } | { readonly kind: 'env'; readonly keys: readonly string[] } | { readonly kind: 'ssm'; readonly parameter: string };
+}
+
+export interface AdblockSettings {
+  readonly lists: readonly string[];
+  readonly engine: string | undefined;
 }
 
 /** `retention`: ms after its last write a file of the local folder is deleted (GLANCE_RETENTION). */
@@ -147,6 +159,20 @@ function chromiumArgs(raw: string | undefined): readonly string[] {
   return Object.freeze(args);
 }
 
+/** Paths, each checked now: a missing list should stop the start, not every adblocked capture. */
+function existing(name: string, paths: readonly string[]): readonly string[] {
+  for (const path of paths) {
+    if (!existsSync(path)) throw new ConfigError(`${name}: no file at "${path}"`);
+  }
+  return Object.freeze(paths);
+}
+
+function adblock(env: Env): AdblockSettings {
+  const lists = (env.GLANCE_ADBLOCK_LISTS ?? '').split(',').map((path) => path.trim()).filter(Boolean);
+  const [engine] = existing('GLANCE_ADBLOCK_ENGINE', env.GLANCE_ADBLOCK_ENGINE ? [env.GLANCE_ADBLOCK_ENGINE] : []);
+  return Object.freeze({ lists: existing('GLANCE_ADBLOCK_LISTS', lists), engine });
+}
+
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
 export function loadConfig(env: Env = process.env): Config {
@@ -172,6 +198,7 @@ export function loadConfig(env: Env = process.env): Config {
     chromium: { mode: env.AWS_LAMBDA_FUNCTION_NAME ? ('lambda' as const) : ('local' as const), path: env.CHROMIUM_PATH || undefined },
     chromiumArgs: chromiumArgs(env.GLANCE_CHROMIUM_ARGS),
     browserMaxPages: integer(env, 'GLANCE_BROWSER_MAX_PAGES', 500, 1, 1_000_000),
+    adblock: adblock(env),
     lambda: env.AWS_LAMBDA_FUNCTION_NAME
       ? { functionName: env.AWS_LAMBDA_FUNCTION_NAME, region: env.AWS_REGION || 'us-east-1' }
       : undefined,

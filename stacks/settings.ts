@@ -3,6 +3,8 @@
  * `.env.<stage>` and `.env.<stage>.local` into that environment first, so per-stage values live in `.env.<stage>`.
  */
 
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { parseDuration } from '../lib/query/duration.ts';
 
 type Env = Record<string, string | undefined>;
@@ -58,6 +60,9 @@ export interface Settings {
   /** Whole days the buckets keep an object after its creation (GLANCE_RETENTION, rounded up; default 31, the
    *  longest `ttl`): cached answers, and screenshots and PDFs, which a put of the same bytes creates anew. */
   readonly retentionDays: number;
+  /** The deployer's adblock filter lists (GLANCE_ADBLOCK_LISTS), absolute paths on this machine: built into the
+   *  engine the bundle carries (stacks/adblock-engine.ts). */
+  readonly adblockLists: readonly string[];
   /** Function settings passed through unchanged when set (lib/config.ts validates them at cold start). */
   readonly passThrough: Readonly<Record<string, string>>;
 }
@@ -167,6 +172,13 @@ function retentionDays(env: Env): number {
   return Math.ceil(ms / DAY_MS);
 }
 
+/** Comma-separated paths, relative to where `sst` runs; each must exist now rather than fail every cold start. */
+function adblockLists(env: Env): readonly string[] {
+  const paths = (env.GLANCE_ADBLOCK_LISTS ?? '').split(',').map((path) => path.trim()).filter(Boolean).map((path) => resolve(path));
+  for (const path of paths) if (!existsSync(path)) throw new SettingsError(`GLANCE_ADBLOCK_LISTS: no file at "${path}"`);
+  return Object.freeze(paths);
+}
+
 export function readSettings(stage: string, env: Env = process.env): Settings {
   const keys = apiKeysParameter(env, stage);
   const passThrough: Record<string, string> = {};
@@ -187,6 +199,7 @@ export function readSettings(stage: string, env: Env = process.env): Settings {
     logRetentionDays: oneOf<LogRetentionDays>(env, 'GLANCE_LOG_RETENTION_DAYS', LOG_RETENTION_DAYS, 30),
     alarms: Object.freeze(alarmTarget(env)),
     retentionDays: retentionDays(env),
+    adblockLists: adblockLists(env),
     passThrough: Object.freeze(passThrough),
   });
 }

@@ -50,3 +50,14 @@ test('the local folders are swept every 10 minutes, or twice per retention when 
   assert.equal(sweepInterval(DEFAULT_RETENTION_MS), 10 * 60_000);
   assert.equal(sweepInterval(120_000), 60_000);
 });
+
+test('GLANCE_ADBLOCK_LISTS: comma-separated paths of files that exist; GLANCE_ADBLOCK_ENGINE: one', () => {
+  const here = new URL(import.meta.url).pathname;
+  assert.deepEqual(loadConfig({}).adblock, { lists: [], engine: undefined });
+  assert.deepEqual(loadConfig({ GLANCE_ADBLOCK_LISTS: ` ${here} , ${here}`, GLANCE_ADBLOCK_ENGINE: here }).adblock, { lists: [here, here], engine: here });
+  assert.throws(
+    () => loadConfig({ GLANCE_ADBLOCK_LISTS: `${here},/nowhere/easylist.txt` }),
+    (error: Error) => error instanceof ConfigError && /GLANCE_ADBLOCK_LISTS.*\/nowhere\/easylist\.txt/.test(error.message),
+  );
+  assert.throws(() => loadConfig({ GLANCE_ADBLOCK_ENGINE: '/nowhere/engine.bin' }), (error: Error) => error instanceof ConfigError && /GLANCE_ADBLOCK_ENGINE/.test(error.message));
+});

@@ -125,7 +125,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
       origin: url.origin,
     };
     // The engine is built once per process; its first build overlaps the queue and the launch.
-    if (options.adblock) void adblocker().catch(() => undefined);
+    if (options.adblock) void adblocker(config.adblock).catch(() => undefined);
     const release = await limiter.acquire(budget);
     try {
       lap('queue');
@@ -137,7 +137,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
         open.subject = url.href;
         lap('open');
         await checkSelectors(open.page, selectorsOf(options, shot));
-        if (options.adblock) await enableAdblock(open.page);
+        if (options.adblock) await enableAdblock(open.page, config.adblock);
         const wantsCapture = capture.screenshot || capture.pdf;
         const reserve = wantsCapture ? Math.min(CAPTURE_RESERVE_MS, budget.remaining() * CAPTURE_RESERVE_SHARE) : 0;
         const loading = budget.slice(Infinity, reserve);

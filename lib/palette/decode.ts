@@ -1,11 +1,12 @@
 /**
- * Image bytes → RGBA pixels, for the palette only. JPEG goes through MozJPEG compiled to WebAssembly
- * (@jsquash/jpeg, Squoosh's codec): no install script, the same code on x64 and arm64 Lambdas, and 5–10× faster
- * than the pure-JS jpeg-js on a 12-megapixel photo (bench/palette). PNG goes through pngjs, pure JS and already
- * used by the tests. Both are imported on first use only, so a request without `palette` never loads them.
+ * Image bytes → a small RGBA frame, for the palette only, through sharp (libvips, prebuilt binaries shipped as npm
+ * packages for each platform, no install script; maintained, Apache-2.0). libvips decodes at reduced size where
+ * the format allows: a JPEG is shrunk by up to 8× inside the IDCT (libjpeg's scale_denom) and a WebP by its own
+ * decoder, so a 12-megapixel photo never exists at full size — that is what brings its palette under 50 ms
+ * (bench/palette). sharp is imported on first use only, so a request without `palette` never loads libvips.
  */
-import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import type { Sharp, SharpOptions } from 'sharp';
+import { sniff, type Sniffed } from '../media/sniff.ts';
 
 export interface Pixels {
   /** RGBA, 4 bytes per pixel. */
@@ -14,58 +15,56 @@ export interface Pixels {
   readonly height: number;
 }
 
-/** Beyond this many pixels decoding costs too much memory for a colour summary (a 40 MP RGBA frame is 160 MB). */
+/** Beyond this many pixels an image is refused before any decoding: a colour summary is not worth the memory. */
 export const MAX_DECODE_PIXELS = 40_000_000;
 
-type JpegDecode = (buffer: ArrayBuffer) => Promise<ImageDataLike>;
-interface ImageDataLike {
-  data: Uint8ClampedArray;
-  width: number;
-  height: number;
-}
+/**
+ * Raster formats on the web that libvips decodes. SVG is left out on purpose: rasterising markup from an
+ * arbitrary site costs more than its colours are worth, and its colours are in the markup anyway.
+ */
+const DECODED: ReadonlySet<Sniffed> = new Set(['jpg', 'png', 'webp', 'gif', 'avif']);
 
-let jpeg: Promise<JpegDecode> | undefined;
+type SharpFactory = (input: Buffer, options: SharpOptions) => Sharp;
 
-/** The WebAssembly module is compiled once per process and reused. */
-function jpegDecoder(): Promise<JpegDecode> {
-  jpeg ??= (async () => {
-    const { default: decode, init } = await import('@jsquash/jpeg/decode.js');
-    const path = createRequire(import.meta.url).resolve('@jsquash/jpeg/codec/dec/mozjpeg_dec.wasm');
-    // Emscripten instantiates from the bytes given; left alone it would try to fetch() the file next to the script.
-    const wasmBinary = await readFile(path);
-    await init({ wasmBinary } as Parameters<typeof init>[0]);
-    return (buffer: ArrayBuffer) => decode(buffer) as Promise<ImageDataLike>;
-  })();
-  jpeg.catch(() => {
-    jpeg = undefined;
+let loaded: Promise<SharpFactory> | undefined;
+
+function loadSharp(): Promise<SharpFactory> {
+  loaded ??= import('sharp').then(({ default: sharp }) => {
+    // libvips' operation cache keeps recent inputs and results for reuse; every image here is new, so it would
+    // only hold memory.
+    sharp.cache(false);
+    return sharp;
   });
-  return jpeg;
+  loaded.catch(() => {
+    loaded = undefined;
+  });
+  return loaded;
 }
 
-const isJpeg = (bytes: Uint8Array): boolean => bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
-const isPng = (bytes: Uint8Array): boolean =>
-  bytes.length > 8 && bytes[0] === 0x89 && bytes[1] === 0x50 && bytes[2] === 0x4e && bytes[3] === 0x47;
-
-/** The pixels of a JPEG or PNG; undefined for other formats (SVG, GIF, WebP, AVIF, ICO) and for broken files. */
-export async function decodePixels(bytes: Buffer): Promise<Pixels | undefined> {
+/**
+ * The pixels of a JPEG, PNG, WebP, GIF (first frame) or AVIF, scaled down to at most `maxPixels` (aspect kept);
+ * undefined for other formats and for files the decoder refuses.
+ */
+export async function decodePixels(bytes: Buffer, maxPixels: number): Promise<Pixels | undefined> {
+  const type = sniff(bytes);
+  if (type === undefined || !DECODED.has(type)) return undefined;
+  const sharp = await loadSharp();
   try {
-    if (isJpeg(bytes)) {
-      const decode = await jpegDecoder();
-      // A copy: the codec takes an ArrayBuffer, and a pooled Buffer's backing store holds other data too.
-      const image = await decode(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
-      return image.width * image.height > 0 ? image : undefined;
-    }
-    if (isPng(bytes)) {
-      const { PNG } = await import('pngjs');
-      // The header says the size before any pixel is inflated.
-      const width = bytes.readUInt32BE(16);
-      const height = bytes.readUInt32BE(20);
-      if (width * height > MAX_DECODE_PIXELS) return undefined;
-      const image = PNG.sync.read(bytes);
-      return { data: image.data, width: image.width, height: image.height };
-    }
+    const options: SharpOptions = { limitInputPixels: MAX_DECODE_PIXELS };
+    // The header alone: the size decides the target before a pixel is decoded.
+    const { width = 0, height = 0 } = await sharp(bytes, options).metadata();
+    if (width * height === 0) return undefined;
+    const scale = Math.min(1, Math.sqrt(maxPixels / (width * height)));
+    const { data, info } = await sharp(bytes, options)
+      // Nearest neighbour after the decoder's own reduction: pixels keep colours the image has, not blends of
+      // neighbours that would add shades to the palette.
+      .resize(Math.max(1, Math.floor(width * scale)), Math.max(1, Math.floor(height * scale)), { fit: 'fill', kernel: 'nearest' })
+      .ensureAlpha()
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { data, width: info.width, height: info.height };
   } catch {
     // A palette is an enrichment: a file its decoder refuses simply has none.
+    return undefined;
   }
-  return undefined;
 }

@@ -7,7 +7,8 @@
  *
  * Colours are grouped by extract-colors (maintained, typed, no dependencies, takes raw RGBA in Node): it merges
  * near colours in HSL and reports each group's share of the image, which is the "most dominant first" order.
- * It runs on a grid sample of at most SAMPLE_PIXELS, so its cost does not grow with the image.
+ * It runs on the image decoded down to at most SAMPLE_PIXELS (lib/palette/decode.ts), so its cost does not grow
+ * with the image.
  */
 import { contrastRatio, hexOf, rgbOf, type Rgb } from './contrast.ts';
 import { decodePixels, type Pixels } from './decode.ts';
@@ -19,7 +20,7 @@ export interface PaletteFields {
   alternative_color: string;
 }
 
-/** Pixels the colour grouping looks at: plenty for a colour summary, a few milliseconds of work. */
+/** Pixels the image is decoded down to: plenty for a colour summary, a few milliseconds of grouping. */
 const SAMPLE_PIXELS = 16_384;
 /** Colours reported at most. */
 const MAX_COLORS = 6;
@@ -29,35 +30,12 @@ const AA_LARGE = 3;
 const BLACK: Rgb = [0, 0, 0];
 const WHITE: Rgb = [255, 255, 255];
 
-/** Every step-th pixel of every step-th row, so the sample covers the whole image evenly. */
-export function sample(pixels: Pixels, max = SAMPLE_PIXELS): Pixels {
-  const { width, height, data } = pixels;
-  const step = Math.max(1, Math.ceil(Math.sqrt((width * height) / max)));
-  if (step === 1) return pixels;
-  const w = Math.ceil(width / step);
-  const h = Math.ceil(height / step);
-  const out = new Uint8ClampedArray(w * h * 4);
-  let o = 0;
-  for (let y = 0; y < height; y += step) {
-    const row = y * width;
-    for (let x = 0; x < width; x += step) {
-      const i = (row + x) * 4;
-      out[o] = data[i]!;
-      out[o + 1] = data[i + 1]!;
-      out[o + 2] = data[i + 2]!;
-      out[o + 3] = data[i + 3]!;
-      o += 4;
-    }
-  }
-  return { data: out, width: w, height: h };
-}
-
 export async function dominantColors(pixels: Pixels): Promise<string[]> {
   const { extractColorsFromImageData } = await import('extract-colors');
-  const small = sample(pixels);
+  const { data, width, height } = pixels;
   const colors = extractColorsFromImageData(
-    { data: Array.from(small.data), width: small.width, height: small.height },
-    { pixels: small.width * small.height, distance: 0.12 },
+    { data: new Uint8ClampedArray(data.buffer, data.byteOffset, data.byteLength), width, height },
+    { pixels: width * height, distance: 0.12 },
   );
   return colors
     .sort((a, b) => b.area - a.area)
@@ -82,9 +60,12 @@ export function pickColors(palette: readonly string[]): Omit<PaletteFields, 'pal
   return { background_color: hexOf(background), color: color.hex, alternative_color: alternative.hex };
 }
 
-/** The palette fields of an encoded JPEG or PNG; undefined when it cannot be decoded or shows no opaque colour. */
+/**
+ * The palette fields of an encoded JPEG, PNG, WebP, GIF or AVIF; undefined when it cannot be decoded or shows no
+ * opaque colour.
+ */
 export async function paletteOf(bytes: Buffer): Promise<PaletteFields | undefined> {
-  const pixels = await decodePixels(bytes);
+  const pixels = await decodePixels(bytes, SAMPLE_PIXELS);
   if (!pixels) return undefined;
   const palette = await dominantColors(pixels);
   if (palette.length === 0) return undefined;

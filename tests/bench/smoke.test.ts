@@ -29,7 +29,8 @@ const EXPECTED: Record<string, string[]> = {
   parse: ['depth.1000.ms', 'depth.10000.ms', 'size.0.5MB.ms', 'app.deepMs', 'app.tinyMs', 'app.maxLoopDelayMs'],
   rules: ['pages', 'extractMs', 'withDomMs', 'withRulesMs', 'markdownWorstMs'],
   insights: ['pages', 'loadMs', 'page.medianMs', 'page.p95Ms'],
-  adblock: ['buildMs', 'adOn', 'adOff', 'plainOn', 'plainOff'],
+  adblock: ['buildMs', 'buildCpuMs', 'buildRssMiB', 'adOn', 'adOff', 'plainOn', 'plainOff'],
+  palette: ['loadMs', 'jpeg12mp.p95Ms', 'jpeg12mp.cpuP95Ms', 'png.medianMs', 'webp.medianMs', 'gif.medianMs', 'avif.medianMs'],
 };
 
 describe('benchmarks (smoke)', { timeout: 300_000 }, () => {

@@ -1,6 +1,6 @@
 /** Test images drawn pixel by pixel, so each one's true colours are known. */
-import jpeg from 'jpeg-js';
 import { PNG } from 'pngjs';
+import sharp from 'sharp';
 
 export type Paint = (x: number, y: number) => readonly [number, number, number, number?];
 
@@ -21,8 +21,18 @@ export function pngOf(width: number, height: number, paint: Paint): Buffer {
   return PNG.sync.write(image);
 }
 
-export const jpegOf = (width: number, height: number, paint: Paint, quality = 85): Buffer =>
-  jpeg.encode({ data: rgba(width, height, paint), width, height }, quality).data;
+/** The other formats are encoded by libvips (sharp), the library that decodes them in lib/palette. */
+const encoded = (width: number, height: number, paint: Paint) => sharp(rgba(width, height, paint), { raw: { width, height, channels: 4 } });
+
+export const jpegOf = (width: number, height: number, paint: Paint, quality = 85): Promise<Buffer> =>
+  encoded(width, height, paint).jpeg({ quality }).toBuffer();
+
+export const webpOf = (width: number, height: number, paint: Paint, lossless = false): Promise<Buffer> =>
+  encoded(width, height, paint).webp({ lossless }).toBuffer();
+
+export const gifOf = (width: number, height: number, paint: Paint): Promise<Buffer> => encoded(width, height, paint).gif().toBuffer();
+
+export const avifOf = (width: number, height: number, paint: Paint): Promise<Buffer> => encoded(width, height, paint).avif().toBuffer();
 
 /** A landscape: sky, sun, hills and a field, with grain, as a photo's colours are never flat. */
 export const photoLike: Paint = (x, y) => {

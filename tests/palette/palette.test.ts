@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { contrastRatio, rgbOf } from '../../lib/palette/contrast.ts';
+import sharp from 'sharp';
+import { MAX_DECODE_PIXELS } from '../../lib/palette/decode.ts';
 import { paletteOf, pickColors } from '../../lib/palette/index.ts';
-import { jpegOf, photoLike, pngOf } from './images.ts';
+import { avifOf, gifOf, jpegOf, photoLike, pngOf, webpOf, type Paint } from './images.ts';
 
 const ratio = (a: string, b: string) => contrastRatio(rgbOf(a), rgbOf(b));
 /** Channels within `tolerance` of each other: JPEG's rounding moves a flat colour by a step or two. */
@@ -31,7 +33,7 @@ describe('palette', () => {
   });
 
   test('a photo-like JPEG: several colours, most dominant first, text colour readable', async () => {
-    const fields = await paletteOf(jpegOf(640, 480, photoLike));
+    const fields = await paletteOf(await jpegOf(640, 480, photoLike));
     assert.ok(fields);
     assert.ok(fields.palette.length >= 3, fields.palette.join(' '));
     assert.equal(fields.background_color, fields.palette[0]);
@@ -52,14 +54,48 @@ describe('palette', () => {
     assert.deepEqual(fields?.palette, ['#008000']);
   });
 
-  test('what is not a JPEG or PNG has no palette', async () => {
+  test('WebP, lossy and lossless, like the JPEG and PNG of the same picture', async () => {
+    for (const lossless of [false, true]) {
+      const fields = await paletteOf(await webpOf(80, 80, (x) => (x < 60 ? [20, 30, 90] : [250, 240, 180]), lossless));
+      assert.ok(fields, `lossless: ${lossless}`);
+      assert.ok(near(fields.background_color, '#141E5A'), fields.background_color);
+      assert.ok(near(fields.color, '#FAF0B4'), fields.color);
+    }
+    const photo = await paletteOf(await webpOf(640, 480, photoLike));
+    const [r, g, b] = rgbOf(photo!.background_color);
+    assert.ok(b > r && b > g, `the sky is the largest area, got ${photo!.background_color}`);
+  });
+
+  test('GIF and AVIF are decoded too', async () => {
+    const twoColours: Paint = (x) => (x < 60 ? [20, 30, 90] : [250, 240, 180]);
+    for (const bytes of [await gifOf(80, 80, twoColours), await avifOf(80, 80, twoColours)]) {
+      const fields = await paletteOf(bytes);
+      assert.ok(fields && near(fields.background_color, '#141E5A', 10), fields?.background_color);
+    }
+  });
+
+  test('SVG, ICO, broken and truncated files have no palette', async () => {
+    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10" fill="red"/></svg>');
+    assert.equal(await paletteOf(svg), undefined);
+    assert.equal(await paletteOf(Buffer.from([0, 0, 1, 0, 1, 0, 16, 16, 0, 0, 1, 0, 32, 0])), undefined);
     assert.equal(await paletteOf(Buffer.from('GIF89a\x01\x00\x01\x00\x00\x00\x00;', 'latin1')), undefined);
     assert.equal(await paletteOf(Buffer.from([0xff, 0xd8, 0xff, 0xe0, 1, 2, 3])), undefined);
+    assert.equal(await paletteOf(Buffer.from('RIFF\x10\x00\x00\x00WEBPVP8 ', 'latin1')), undefined);
+  });
+
+  test('an image over the pixel limit is refused; one under it is decoded', async () => {
+    const solid = (width: number, height: number) =>
+      sharp({ create: { width, height, channels: 3, background: '#336699' } }).png().toBuffer();
+    const under = await solid(6000, 6000); // 36 MP
+    const over = await solid(7000, 6000); // 42 MP, over MAX_DECODE_PIXELS
+    assert.ok(36_000_000 < MAX_DECODE_PIXELS && MAX_DECODE_PIXELS < 42_000_000);
+    assert.deepEqual((await paletteOf(under))?.palette, ['#336699']);
+    assert.equal(await paletteOf(over), undefined);
   });
 
   test('a 4000×3000 JPEG is summarised in bounded time', async (t) => {
-    const big = jpegOf(4000, 3000, (x, y) => photoLike(Math.floor(x / 6.25), Math.floor(y / 6.25)));
-    await paletteOf(jpegOf(16, 16, photoLike)); // the codec is compiled once per process
+    const big = await jpegOf(4000, 3000, (x, y) => photoLike(Math.floor(x / 6.25), Math.floor(y / 6.25)));
+    await paletteOf(await jpegOf(16, 16, photoLike)); // libvips is loaded once per process
     const started = performance.now();
     const fields = await paletteOf(big);
     const ms = performance.now() - started;

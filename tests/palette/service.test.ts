@@ -20,7 +20,7 @@ describe('palette through the service', () => {
   before(async () => {
     site = await startServer({
       '/page': html(PAGE),
-      '/photo.jpg': asset('image/jpeg', jpegOf(640, 480, photoLike)),
+      '/photo.jpg': asset('image/jpeg', await jpegOf(640, 480, photoLike)),
       '/icon.png': asset('image/png', pngOf(64, 64, (x) => (x < 48 ? [255, 255, 255] : [200, 0, 0]))),
     });
     service = await startService();

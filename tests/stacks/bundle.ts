@@ -23,6 +23,7 @@ const MAX_BUNDLE_BYTES = 3 * 1024 * 1024;
 /** Strings only puppeteer-core's own code holds (CDP method names, its device table): absent unless it was bundled. */
 const PUPPETEER_MARKERS = ['Target.setAutoAttach', 'Page.captureScreenshot', 'Runtime.callFunctionOn', 'iPhone 15 Pro'];
 const CDN_URL = 'https://cdn.infra.test';
+const ROOT_MODULES = new URL('../../node_modules', import.meta.url).pathname;
 
 const PAGE = `<!doctype html><html lang="en"><head><title>Bundled and well</title>
 <meta name="description" content="A page the bundled handler reads."></head>
@@ -79,6 +80,8 @@ export function describeBundle(built: () => Synthesized): void {
         GLANCE_CACHE: 'off',
         GLANCE_STORAGE_DIR: storage,
         CDN_URL,
+        // What the stack names (/var/task/adblock-engine.bin), where this copy of the bundle is.
+        GLANCE_ADBLOCK_ENGINE: join(dir, 'adblock-engine.bin'),
         POWERTOOLS_LOG_LEVEL: 'SILENT',
         POWERTOOLS_METRICS_DISABLED: 'true',
         POWERTOOLS_TRACE_ENABLED: 'false',
@@ -109,6 +112,20 @@ export function describeBundle(built: () => Synthesized): void {
       assert.deepEqual(outsideModules(dir), [], 'the copy is isolated');
       const resolved = createRequire(bundle).resolve('puppeteer-core');
       assert.ok(resolved.startsWith(join(dir, 'node_modules', 'puppeteer-core') + '/'), resolved);
+    });
+
+    test("holds sharp at this checkout's version with libvips for Lambda's linux-x64, not SST's pinned 0.32", () => {
+      const version = (folder: string) => (JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')) as { version: string }).version;
+      const modules = join(dir, 'node_modules');
+      assert.equal(version(join(modules, 'sharp')), version(join(ROOT_MODULES, 'sharp')));
+      for (const name of ['@img/sharp-linux-x64', '@img/sharp-libvips-linux-x64']) {
+        assert.ok(existsSync(join(modules, name, 'package.json')), `${name} installed beside the bundle`);
+      }
+    });
+
+    test('carries its adblock engine prebuilt, and none of the 120 MB of lists it came from', () => {
+      assert.ok(existsSync(join(dir, 'adblock-engine.bin')));
+      assert.ok(!existsSync(join(dir, 'node_modules', '@adguard')), 'the lists package is not shipped');
     });
 
     test('answers an invalid url with the EINVALURL payload', async () => {

@@ -6,15 +6,21 @@
  * would trample.
  */
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { Request } from '@ghostery/adblocker';
+import { PuppeteerBlocker } from '@ghostery/adblocker-puppeteer';
 import { describeBundle } from './bundle.ts';
 import { describeOperability } from './operability.ts';
 import { describeSpend } from './spend.ts';
 import { ACCOUNT, REGION, synth, type Synthesized } from './synth.ts';
 import { list, render, resource, resources, roleStatements, type Statement } from './template.ts';
 
+/** A deployer's own adblock list, outside the project as it would be. */
+const OWN_LIST = join(mkdtempSync(join(tmpdir(), 'glance-own-list-')), 'easylist.txt');
+writeFileSync(OWN_LIST, '[Adblock Plus 2.0]\n||widgets.glance-test.example^\n');
 const CERT = `arn:aws:acm:us-east-1:${ACCOUNT}:certificate/0f0e0d0c-1111-2222-3333-444455556666`;
 /** A stage with every optional setting, and one that must never reach the function. */
 const CONFIGURED = {
@@ -34,6 +40,7 @@ const CONFIGURED = {
   GLANCE_RUNTIME: 'nodejs24.x',
   GLANCE_LOG_RETENTION_DAYS: '7',
   GLANCE_ALARM_EMAIL: 'ops@example.com',
+  GLANCE_ADBLOCK_LISTS: OWN_LIST,
 };
 const DAYS_31 = 31 * 24 * 3600;
 
@@ -49,6 +56,7 @@ before(async () => {
 after(() => {
   prod?.dispose();
   dev?.dispose();
+  rmSync(dirname(OWN_LIST), { recursive: true, force: true });
 });
 
 const fnOf = (s: Synthesized) => resource(s.template, 'AWS::Lambda::Function', 'ApiFunction');
@@ -119,6 +127,19 @@ describe('the API function', () => {
     assert.equal(configured.GLANCE_API_KEYS_PARAMETER, '/glance/api-keys');
     assert.equal(configured.GLANCE_MAX_BODY_BYTES, '2048');
     assert.equal(configured.GLANCE_ALLOW_HOSTS, undefined, 'the address-policy exemption never reaches Lambda');
+  });
+
+  test("carries the adblock engine prebuilt from the packaged lists and the deployer's, named where Lambda unpacks it", async () => {
+    assert.equal(envOf(prod).GLANCE_ADBLOCK_ENGINE, '/var/task/adblock-engine.bin');
+    assert.equal(envOf(dev).GLANCE_ADBLOCK_LISTS, undefined, 'the lists are in the engine');
+    const engineOf = async (s: Synthesized) =>
+      PuppeteerBlocker.deserialize(readFileSync(join(s.assetDir(fnOf(s)[1].Properties.Code.S3Key), 'adblock-engine.bin')));
+    const blocked = (engine: PuppeteerBlocker, url: string) =>
+      engine.match(Request.fromRawDetails({ url, sourceUrl: 'https://news.example/', type: 'script' })).match;
+    const [own, plain] = [await engineOf(dev), await engineOf(prod)];
+    assert.equal(blocked(own, 'https://widgets.glance-test.example/embed.js'), true, "the deployer's list is in dev's engine");
+    assert.equal(blocked(plain, 'https://widgets.glance-test.example/embed.js'), false);
+    for (const engine of [own, plain]) assert.equal(blocked(engine, 'https://securepubads.g.doubleclick.net/tag/js/gpt.js'), true);
   });
 
   test('may only use its two buckets, invoke itself, read its keys and write traces', () => {

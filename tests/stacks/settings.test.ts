@@ -1,6 +1,8 @@
 /** Deployment settings: what a stage may configure, and the mistakes refused before anything is synthesised. */
 import assert from 'node:assert/strict';
+import { relative } from 'node:path';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { readSettings, SettingsError } from '../../stacks/settings.ts';
 
 const CERT = 'arn:aws:acm:us-east-1:123456789012:certificate/0f0e0d0c-1111-2222-3333-444455556666';
@@ -17,6 +19,7 @@ test('nothing configured on a dev stage: no custom domains, an open API, bounded
     logRetentionDays: 30,
     alarms: { email: undefined, topicArn: undefined },
     retentionDays: 31,
+    adblockLists: [],
     passThrough: {},
   });
 });
@@ -93,4 +96,11 @@ test('alarms go to an e-mail address, an SNS topic, or both', () => {
 test('function tuning passes through, the address-policy exemption never does', () => {
   const { passThrough } = readSettings('dev', { GLANCE_MAX_BODY_BYTES: '2048', GLANCE_USER_AGENT: 'ua', GLANCE_ALLOW_HOSTS: '127.0.0.1', GLANCE_CACHE: '' });
   assert.deepEqual(passThrough, { GLANCE_MAX_BODY_BYTES: '2048', GLANCE_USER_AGENT: 'ua' });
+});
+
+test("the deployer's adblock lists are files that exist, kept as absolute paths", () => {
+  const here = fileURLToPath(import.meta.url);
+  assert.deepEqual(readSettings('dev', {}).adblockLists, []);
+  assert.deepEqual(readSettings('dev', { GLANCE_ADBLOCK_LISTS: `${relative(process.cwd(), here)}, ${here}` }).adblockLists, [here, here]);
+  assert.throws(() => readSettings('dev', { GLANCE_ADBLOCK_LISTS: '/nowhere/easylist.txt' }), (error: Error) => error instanceof SettingsError && /GLANCE_ADBLOCK_LISTS/.test(error.message));
 });
