@@ -11,7 +11,7 @@ import type { Config } from '../config.ts';
 import { GlanceError } from '../errors.ts';
 import type { Redirect } from '../fetch/index.ts';
 import type { Resolver } from '../guard/lookup.ts';
-import { DEFAULTS, type Options, type OverlayOptions, type ScreenshotOptions } from '../query/options.ts';
+import { DEFAULTS, type LighthouseOptions, type Options, type OverlayOptions, type ScreenshotOptions } from '../query/options.ts';
 import { checkSelectors, prepare, settle } from './actions.ts';
 import { adblocker, enableAdblock } from './adblock.ts';
 import { codeLanguage, showCode } from './code.ts';
@@ -20,6 +20,7 @@ import { printPdf, screenshot, type Screenshot } from './capture.ts';
 import { clampViewport, resolveDevice } from './devices.ts';
 import { evaluateAll } from './evaluate.ts';
 import { browserTimeout } from './errors.ts';
+import type { Emulation, LighthouseReport } from './lighthouse.ts';
 import { Limiter } from './limiter.ts';
 import { navigate } from './navigate.ts';
 import { applyOverlay, imageFetcher, type OverlayDeps } from './overlay.ts';
@@ -27,6 +28,7 @@ import { withPage, type OpenPage, type PageEnv, type PageSetup } from './page.ts
 
 export { FULL_PAGE_MAX_PIXELS, ELEMENT_WAIT_MS } from './capture.ts';
 export { resolveDevice, deviceNames } from './devices.ts';
+export type { LighthouseReport } from './lighthouse.ts';
 
 export interface RenderRequest {
   url: URL;
@@ -53,6 +55,15 @@ export interface RenderResult {
   timings: Record<string, number>;
 }
 
+export interface LighthouseRequest {
+  url: URL;
+  /** The request's options: its device, headers and page settings apply to the audited page. */
+  options: Options;
+  lighthouse: LighthouseOptions;
+  /** The report's budget (the pipeline's cap for Lighthouse, within the request's). */
+  budget: Budget;
+}
+
 export interface RendererDeps {
   config: Config;
   resolver?: Resolver | undefined;
@@ -62,6 +73,8 @@ export interface RendererDeps {
 
 export interface Renderer {
   render(request: RenderRequest): Promise<RenderResult>;
+  /** A Lighthouse report of the target (lib/browser/lighthouse.ts). */
+  lighthouse(request: LighthouseRequest): Promise<LighthouseReport>;
   /** The running browser (launching it if needed); for tests and diagnostics. */
   getBrowser(): Promise<Browser>;
   /** Stops: new renders get EBUSY at once, admitted ones finish, then the browser closes. No relaunch after. */
@@ -73,6 +86,10 @@ const MAX_PAGES = 2;
 /** Kept back from loading and page actions for the capture: at most this, and at most this share of the budget. */
 const CAPTURE_RESERVE_MS = 3000;
 const CAPTURE_RESERVE_SHARE = 0.3;
+/** Reports that may wait for the one running: each takes seconds, so a longer line would only wait to time out. */
+const MAX_WAITING_AUDITS = 2;
+/** Time between the report's deadline and its page's, for closing the page. */
+const LIGHTHOUSE_CLOSE_MS = 500;
 
 const DEFAULT_SCREENSHOT: ScreenshotOptions = {
   type: DEFAULTS.screenshot.type,
@@ -97,31 +114,28 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
   const host = new BrowserHost({ chromium: config.chromium, policy: config.policy, extraArgs, maxPages: config.browserMaxPages });
   const env: PageEnv = { host, policy: config.policy, resolver };
   const limiter = new Limiter(MAX_PAGES);
+  const audits = new Limiter(1, { maxWaiting: MAX_WAITING_AUDITS });
 
-  async function render({ url, options, budget, capture }: RenderRequest): Promise<RenderResult> {
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-      throw new GlanceError('EINVALURL', `Only http(s) pages can be rendered, not ${url.protocol} addresses.`);
-    }
-    const timings: Record<string, number> = {};
-    let last = performance.now();
-    const lap = (name: string): void => {
-      const now = performance.now();
-      timings[name] = Math.round(now - last);
-      last = now;
-    };
-    const shot = capture.screenshot ? options.screenshot || DEFAULT_SCREENSHOT : undefined;
-    const emulation = await resolveDevice(options.device, options.viewport);
+  async function pageSetup(options: Options): Promise<{ setup: PageSetup; emulation: Emulation }> {
+    const resolved = await resolveDevice(options.device, options.viewport);
+    const emulation = { viewport: resolved.viewport, userAgent: resolved.userAgent ?? config.userAgent };
     const setup: PageSetup = {
       viewport: emulation.viewport,
-      userAgent: emulation.userAgent ?? config.userAgent,
+      userAgent: emulation.userAgent,
       colorScheme: options.colorScheme,
       mediaType: options.mediaType,
       javascript: options.javascript,
       reducedMotion: !options.animations,
       headers: options.headers,
     };
-    // The engine is built once per process; its first build overlaps the queue and the launch.
-    if (options.adblock) void adblocker().catch(() => undefined);
+    return { setup, emulation };
+  }
+
+  /** A page slot, a running browser and a fresh guarded page for `fn`, within `budget`; `lap` marks each stage. */
+  async function onPage<T>(url: URL, budget: Budget, setup: PageSetup, fn: (open: OpenPage) => Promise<T>, lap: (name: string) => void): Promise<T> {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      throw new GlanceError('EINVALURL', `Only http(s) pages can be rendered, not ${url.protocol} addresses.`);
+    }
     const release = await limiter.acquire(budget);
     try {
       lap('queue');
@@ -132,6 +146,30 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
       return await withPage(env, budget, setup, async (open) => {
         open.subject = url.href;
         lap('open');
+        return fn(open);
+      });
+    } finally {
+      release();
+    }
+  }
+
+  async function render({ url, options, budget, capture }: RenderRequest): Promise<RenderResult> {
+    const timings: Record<string, number> = {};
+    let last = performance.now();
+    const lap = (name: string): void => {
+      const now = performance.now();
+      timings[name] = Math.round(now - last);
+      last = now;
+    };
+    const shot = capture.screenshot ? options.screenshot || DEFAULT_SCREENSHOT : undefined;
+    const { setup, emulation } = await pageSetup(options);
+    // The engine is built once per process; its first build overlaps the queue and the launch.
+    if (options.adblock) void adblocker().catch(() => undefined);
+    return onPage(
+      url,
+      budget,
+      setup,
+      async (open) => {
         await checkSelectors(open.page, selectorsOf(options, shot));
         if (options.adblock) await enableAdblock(open.page);
         const wantsCapture = capture.screenshot || capture.pdf;
@@ -154,7 +192,25 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
         lap('capture');
         result.refused = open.proxy.refused.map((failure) => failure.target);
         return result;
-      });
+      },
+      lap,
+    );
+  }
+
+  /**
+   * A Lighthouse report of `url` in a page of its own, one report at a time per browser (Lighthouse's traces and
+   * throttling assume it has the browser to itself). The page is emulated as for a render, without adblock: the
+   * audit measures the page as served. ETIMEOUT when the report does not finish within `budget`.
+   */
+  async function lighthouse({ url, options, lighthouse: wanted, budget }: LighthouseRequest): Promise<LighthouseReport> {
+    const { setup, emulation } = await pageSetup(options);
+    const release = await audits.acquire(budget);
+    try {
+      const { runLighthouse } = await import('./lighthouse.ts');
+      // The page's own deadline comes a little after the report's, so running out of time is ETIMEOUT, the
+      // report's, rather than the page's EBRWSRTIMEOUT.
+      const report = budget.slice(Infinity, LIGHTHOUSE_CLOSE_MS);
+      return await onPage(url, budget, setup, (open) => runLighthouse(open, url, wanted, emulation, report), () => undefined);
     } finally {
       release();
     }
@@ -187,7 +243,7 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
 
   // Graceful: nothing new is admitted or launched; what was admitted finishes, then the browser closes.
   const close = (): Promise<void> => host.shutdown(limiter.close());
-  return { render, getBrowser: () => host.getBrowser(), close };
+  return { render, lighthouse, getBrowser: () => host.getBrowser(), close };
 }
 
 /** Microlink's pdf defaults, for a render asked for a PDF without pdf options (docs/CONTRACT.md §2). */
