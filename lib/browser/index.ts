@@ -6,7 +6,7 @@
  * it by a capture reserve, so a slow page still leaves time to capture what loaded.
  */
 import type { Browser } from 'puppeteer-core';
-import type { Budget } from '../time/budget.ts';
+import { Budget } from '../time/budget.ts';
 import type { Config } from '../config.ts';
 import { GlanceError } from '../errors.ts';
 import type { Redirect } from '../fetch/index.ts';
@@ -88,8 +88,10 @@ const CAPTURE_RESERVE_MS = 3000;
 const CAPTURE_RESERVE_SHARE = 0.3;
 /** Reports that may wait for the one running: each takes seconds, so a longer line would only wait to time out. */
 const MAX_WAITING_AUDITS = 2;
-/** Time between the report's deadline and its page's, for closing the page. */
-const LIGHTHOUSE_CLOSE_MS = 500;
+/** Lighthouse's own wait for the page's load, as a share of the report's budget: the audits need the rest. */
+const LIGHTHOUSE_LOAD_SHARE = 0.5;
+/** How long an abandoned report's page may stay open for Lighthouse to settle (its longest protocol timeout). */
+const LIGHTHOUSE_SETTLE_MS = 30_000;
 
 const DEFAULT_SCREENSHOT: ScreenshotOptions = {
   type: DEFAULTS.screenshot.type,
@@ -132,7 +134,15 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
   }
 
   /** A page slot, a running browser and a fresh guarded page for `fn`, within `budget`; `lap` marks each stage. */
-  async function onPage<T>(url: URL, budget: Budget, setup: PageSetup, fn: (open: OpenPage) => Promise<T>, lap: (name: string) => void): Promise<T> {
+  /** `budget` bounds the wait for a slot and the launch; `pageBudget` the page itself (by default the same). */
+  async function onPage<T>(
+    url: URL,
+    budget: Budget,
+    setup: PageSetup,
+    fn: (open: OpenPage) => Promise<T>,
+    lap: (name: string) => void,
+    pageBudget = budget,
+  ): Promise<T> {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new GlanceError('EINVALURL', `Only http(s) pages can be rendered, not ${url.protocol} addresses.`);
     }
@@ -143,7 +153,7 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
         throw browserTimeout(url.href, 'while starting, before loading', budget.remaining());
       });
       lap('launch');
-      return await withPage(env, budget, setup, async (open) => {
+      return await withPage(env, pageBudget, setup, async (open) => {
         open.subject = url.href;
         lap('open');
         return fn(open);
@@ -200,20 +210,28 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
   /**
    * A Lighthouse report of `url` in a page of its own, one report at a time per browser (Lighthouse's traces and
    * throttling assume it has the browser to itself). The page is emulated as for a render, without adblock: the
-   * audit measures the page as served. ETIMEOUT when the report does not finish within `budget`.
+   * audit measures the page as served. ETIMEOUT when the report does not finish within `budget`; the page then
+   * stays open until Lighthouse has settled (at most LIGHTHOUSE_SETTLE_MS more), because closing it under a running
+   * audit makes Lighthouse's own pending protocol calls reject with nobody to catch them, which ends the process.
    */
   async function lighthouse({ url, options, lighthouse: wanted, budget }: LighthouseRequest): Promise<LighthouseReport> {
+    const audit = import('./lighthouse.ts');
+    void audit.then(({ preload }) => preload(), () => undefined);
     const { setup, emulation } = await pageSetup(options);
     const release = await audits.acquire(budget);
-    try {
-      const { runLighthouse } = await import('./lighthouse.ts');
-      // The page's own deadline comes a little after the report's, so running out of time is ETIMEOUT, the
-      // report's, rather than the page's EBRWSRTIMEOUT.
-      const report = budget.slice(Infinity, LIGHTHOUSE_CLOSE_MS);
-      return await onPage(url, budget, setup, (open) => runLighthouse(open, url, wanted, emulation, report), () => undefined);
-    } finally {
-      release();
-    }
+    const stop = new AbortController();
+    const limits = { loadWaitMs: Math.max(1000, Math.round(budget.remaining() * LIGHTHOUSE_LOAD_SHARE)), signal: stop.signal };
+    // Not a slice of `budget`: that one ends with the answer, and the page must outlive it (above).
+    const pageBudget = new Budget(budget.remaining() + LIGHTHOUSE_SETTLE_MS);
+    const work = audit.then(({ runLighthouse }) =>
+      onPage(url, budget, setup, (open) => runLighthouse(open, url, wanted, emulation, limits), () => undefined, pageBudget),
+    );
+    void work.finally(release).catch(() => undefined);
+    const limit = budget.remaining();
+    return budget.race(work, () => {
+      stop.abort();
+      throw new GlanceError('ETIMEOUT', `The Lighthouse report did not finish within its ${Math.round(limit / 1000)} s budget; the page may be too slow or heavy to audit.`);
+    });
   }
 
   /** The overlay (lib/browser/overlay.ts), drawn in the capture's own page: no second page, context or proxy. */

@@ -9,7 +9,6 @@
 import type { Config, Flags, RunnerResult } from 'lighthouse';
 import { GlanceError } from '../errors.ts';
 import type { LighthouseOptions, LighthouseOutput } from '../query/options.ts';
-import type { Budget } from '../time/budget.ts';
 import type { Viewport } from './devices.ts';
 import type { OpenPage } from './page.ts';
 
@@ -26,12 +25,12 @@ export interface Emulation {
   readonly userAgent: string;
 }
 
-/** Lighthouse's own waits for `load` and first paint, at most, so a slow page leaves time for the audits. */
-const LOAD_SHARE = 0.5;
-
 type LighthouseModule = typeof import('lighthouse');
 let module: Promise<LighthouseModule> | undefined;
 const load = (): Promise<LighthouseModule> => (module ??= import('lighthouse'));
+
+/** Starts importing the package (seconds on a first call), so the import overlaps the wait for a page. */
+export const preload = (): void => void load().catch(() => undefined);
 
 /**
  * The configuration: a named preset as Lighthouse defines it (its own screen, user agent and throttling), or,
@@ -54,33 +53,43 @@ async function configure(options: LighthouseOptions, emulation: Emulation): Prom
   };
 }
 
-/** Runs the audit in `open`'s page and settles within `budget` (ETIMEOUT past it; the caller closes the page). */
-export async function runLighthouse(open: OpenPage, url: URL, options: LighthouseOptions, emulation: Emulation, budget: Budget): Promise<LighthouseReport> {
-  const { default: lighthouse } = await load();
+export interface RunLimits {
+  /** Lighthouse's own wait for the page's load (and first paint), at most. */
+  readonly loadWaitMs: number;
+  /** Aborted when nobody waits for the report any more: a navigation still running stops. */
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Runs the audit in `open`'s page and settles when Lighthouse does: the caller bounds the wait for the answer, but
+ * must keep the page open until this settles (renderer.lighthouse in index.ts).
+ */
+export async function runLighthouse(open: OpenPage, url: URL, options: LighthouseOptions, emulation: Emulation, limits: RunLimits): Promise<LighthouseReport> {
+  limits.signal.throwIfAborted();
+  const { navigation } = await load();
   const { config, flags } = await configure(options, emulation);
-  const loadWait = Math.max(1000, Math.round(budget.remaining() * LOAD_SHARE));
+  limits.signal.throwIfAborted();
   open.phase = 'while running Lighthouse';
-  const run = lighthouse(
-    url.href,
-    {
+  // navigation() hands its options to the gather runner, which takes `signal` too; only the typing leaves it out.
+  type Navigation = LighthouseModule['navigation'];
+  type RunOptions = NonNullable<Parameters<Navigation>[2]> & { signal: AbortSignal };
+  const audit = navigation as (page: Parameters<Navigation>[0], url: string, options: RunOptions) => ReturnType<Navigation>;
+  const done = await audit(open.page, url.href, {
+    config,
+    flags: {
       ...flags,
       output: options.output,
       ...(options.onlyCategories ? { onlyCategories: [...options.onlyCategories] } : {}),
       logLevel: 'silent',
-      maxWaitForLoad: loadWait,
-      maxWaitForFcp: loadWait,
+      maxWaitForLoad: limits.loadWaitMs,
+      maxWaitForFcp: limits.loadWaitMs,
       // The context is new and empty; a reset would also clear caches other pages of the browser share.
       disableStorageReset: true,
       // A full-page capture only draws element thumbnails in the HTML report, yet costs about 1.3 s of the budget
       // and is most of a long page's report size (bench/RESULTS.md, lighthouse).
       disableFullPageScreenshot: true,
     },
-    config,
-    open.page,
-  );
-  const limit = budget.remaining();
-  const done = await budget.race(run, () => {
-    throw new GlanceError('ETIMEOUT', `The Lighthouse report did not finish within its ${Math.round(limit / 1000)} s budget; the page may be too slow or heavy to audit.`);
+    signal: limits.signal,
   });
   if (!done) throw new GlanceError('EFATAL', 'Lighthouse gave no result.');
   const { lhr, report } = done;

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Resolver } from '../../lib/guard/lookup.ts';
+import { LIGHTHOUSE_CATEGORIES } from '../../lib/query/options.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { q, startApp, type Service } from '../helpers/service.ts';
 
@@ -31,6 +32,11 @@ describe('insights.lighthouse', () => {
   before(async () => {
     site = await startServer({ '/': html(PAGE) });
     site.route('/public', html(privateRequests(site.port)));
+    // A page whose load never ends: an image that is never answered.
+    site.route('/hanging', html('<!doctype html><title>Hanging</title><img src="/never.png" alt="">'));
+    site.route('/never.png', () => undefined);
+    // The package's first import takes seconds on a busy machine; it is measured in bench/lighthouse.ts, not here.
+    await import('lighthouse');
     app = await startApp();
     guarded = await startApp({ allowHosts: 'public.test', resolver: publicHere });
   });
@@ -92,6 +98,34 @@ describe('insights.lighthouse', () => {
     const hits = site.hits.slice(before);
     assert.ok(hits.includes('/public'), `the page itself was loaded: ${hits}`);
     assert.deepEqual(hits.filter((hit) => hit.startsWith('/private')), [], 'a private request reached the server');
+  });
+
+  test('a report that cannot finish within its budget is ETIMEOUT; the abandoned audit ends quietly and the next one runs', async () => {
+    // Closing a page under a running audit makes Lighthouse's own protocol calls reject unhandled, which would end
+    // a real process: the page must stay open until the audit has settled.
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', listener);
+    try {
+      // The browser is running already, so the request's short budget is the report's alone.
+      assert.equal((await app.json(q(`${site.url}/`, 'meta=false&screenshot'))).status, 200);
+      const { status, body } = await app.json(q(`${site.url}/hanging`, 'meta=false&insights.lighthouse&timeout=5s'));
+      assert.equal(status, 504, JSON.stringify(body).slice(0, 500));
+      assert.equal(body.code, 'ETIMEOUT');
+      assert.match(body.message, /Lighthouse/);
+      // One report at a time: this one starts once the abandoned one has settled and its page has closed.
+      const next = await app.json(q(`${site.url}/`, 'meta=false&insights.technologies=false&insights.lighthouse.onlyCategories=seo&force'));
+      assert.equal(next.status, 200, JSON.stringify(next.body).slice(0, 500));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      assert.deepEqual(unhandled.map(String), []);
+    } finally {
+      process.off('unhandledRejection', listener);
+    }
+  });
+
+  test('the categories Glance accepts are those of the Lighthouse it ships', async () => {
+    const { defaultConfig } = await import('lighthouse');
+    assert.deepEqual([...LIGHTHOUSE_CATEGORIES].sort(), Object.keys(defaultConfig.categories ?? {}).sort());
   });
 
   test('a private target is refused before Lighthouse runs', async () => {
