@@ -90,6 +90,8 @@ const CAPTURE_RESERVE_SHARE = 0.3;
 const MAX_WAITING_AUDITS = 2;
 /** Lighthouse's own wait for the page's load, as a share of the report's budget: the audits need the rest. */
 const LIGHTHOUSE_LOAD_SHARE = 0.5;
+/** A page that has painted nothing by this share of the budget gets Lighthouse's NO_FCP report, with time to write it. */
+const LIGHTHOUSE_PAINT_SHARE = 0.3;
 /** How long an abandoned report's page may stay open for Lighthouse to settle (its longest protocol timeout). */
 const LIGHTHOUSE_SETTLE_MS = 30_000;
 
@@ -220,7 +222,8 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
     const { setup, emulation } = await pageSetup(options);
     const release = await audits.acquire(budget);
     const stop = new AbortController();
-    const limits = { loadWaitMs: Math.max(1000, Math.round(budget.remaining() * LIGHTHOUSE_LOAD_SHARE)), signal: stop.signal };
+    const share = (part: number) => Math.max(1000, Math.round(budget.remaining() * part));
+    const limits = { loadWaitMs: share(LIGHTHOUSE_LOAD_SHARE), paintWaitMs: share(LIGHTHOUSE_PAINT_SHARE), signal: stop.signal };
     // Not a slice of `budget`: that one ends with the answer, and the page must outlive it (above).
     const pageBudget = new Budget(budget.remaining() + LIGHTHOUSE_SETTLE_MS);
     const work = audit.then(({ runLighthouse }) =>

@@ -54,8 +54,10 @@ async function configure(options: LighthouseOptions, emulation: Emulation): Prom
 }
 
 export interface RunLimits {
-  /** Lighthouse's own wait for the page's load (and first paint), at most. */
+  /** Lighthouse's own wait for the page's load, at most. */
   readonly loadWaitMs: number;
+  /** Lighthouse's own wait for the first paint, at most. */
+  readonly paintWaitMs: number;
   /** Aborted when nobody waits for the report any more: a navigation still running stops. */
   readonly signal: AbortSignal;
 }
@@ -82,7 +84,7 @@ export async function runLighthouse(open: OpenPage, url: URL, options: Lighthous
       ...(options.onlyCategories ? { onlyCategories: [...options.onlyCategories] } : {}),
       logLevel: 'silent',
       maxWaitForLoad: limits.loadWaitMs,
-      maxWaitForFcp: limits.loadWaitMs,
+      maxWaitForFcp: limits.paintWaitMs,
       // The context is new and empty; a reset would also clear caches other pages of the browser share.
       disableStorageReset: true,
       // A full-page capture only draws element thumbnails in the HTML report, yet costs about 1.3 s of the budget
