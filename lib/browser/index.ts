@@ -135,8 +135,10 @@ export function createRenderer({ config, resolver, extraArgs }: RendererDeps): R
     return { setup, emulation };
   }
 
-  /** A page slot, a running browser and a fresh guarded page for `fn`, within `budget`; `lap` marks each stage. */
-  /** `budget` bounds the wait for a slot and the launch; `pageBudget` the page itself (by default the same). */
+  /**
+   * A page slot, a running browser and a fresh guarded page for `fn`; `lap` marks each stage. `budget` bounds the
+   * wait for a slot and the launch, `pageBudget` the page itself (by default the same).
+   */
   async function onPage<T>(
     url: URL,
     budget: Budget,
