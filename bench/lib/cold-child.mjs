@@ -3,8 +3,8 @@
  * module, answer one metadata request for BENCH_TARGET, print timings as one JSON line.
  *   node [--import tsx] bench/lib/cold-child.mjs <handler module>
  * With BENCH_WATCH=1 every module resolution is recorded (module.registerHooks, in-thread, so it sees tsx's and
- * node's imports alike), puppeteer's are counted, and then puppeteer-core is imported on purpose as a control:
- * a watcher that misses that import would miss the real thing too. Timed runs go without the watcher.
+ * node's imports alike), puppeteer's and Lighthouse's are counted, and then puppeteer-core and lighthouse are
+ * imported on purpose as controls: a watcher that misses those imports would miss the real thing too. Timed runs go without the watcher.
  */
 import { registerHooks } from 'node:module';
 import { pathToFileURL } from 'node:url';
@@ -22,6 +22,8 @@ if (watch) {
   });
 }
 const puppeteerModules = () => resolved.filter((url) => /[/\\]puppeteer(-core)?[/\\]/.test(url)).length;
+/** Lighthouse's package (matched under node_modules: the checkout's own folder may be named lighthouse too). */
+const lighthouseModules = () => resolved.filter((url) => /node_modules[/\\]lighthouse[/\\]/.test(url)).length;
 
 const started = performance.now();
 const { handler } = await import(pathToFileURL(process.argv[2]).href);
@@ -65,8 +67,11 @@ const report = {
 if (watch) {
   report.modulesResolved = resolved.length;
   report.puppeteerModules = puppeteerModules();
+  report.lighthouseModules = lighthouseModules();
   await import('puppeteer-core');
   report.puppeteerModulesAfterControl = puppeteerModules();
+  await import('lighthouse');
+  report.lighthouseModulesAfterControl = lighthouseModules();
 }
 process.stdout.write(`${JSON.stringify(report)}\n`);
 process.exit(0);

@@ -6,14 +6,14 @@
  * it by a capture reserve, so a slow page still leaves time to capture what loaded.
  */
 import type { Browser } from 'puppeteer-core';
-import type { Budget } from '../time/budget.ts';
+import { Budget } from '../time/budget.ts';
 import { CAPTURE_RESERVE_MS, CAPTURE_RESERVE_SHARE } from '../time/limits.ts';
 import type { Config } from '../config.ts';
 import { GlanceError } from '../errors.ts';
 import type { Redirect } from '../fetch/index.ts';
 import type { Resolver } from '../guard/lookup.ts';
 import type { Outbound } from '../guard/outbound.ts';
-import { DEFAULTS, type Options, type OverlayOptions, type ScreenshotOptions } from '../query/options.ts';
+import { DEFAULTS, type LighthouseOptions, type Options, type OverlayOptions, type ScreenshotOptions } from '../query/options.ts';
 import { checkSelectors, prepare, settle } from './actions.ts';
 import { adblocker, enableAdblock } from './adblock.ts';
 import { codeLanguage, showCode } from './code.ts';
@@ -22,6 +22,7 @@ import { printPdf, screenshot, type Screenshot } from './capture.ts';
 import { clampViewport, resolveDevice } from './devices.ts';
 import { evaluateAll } from './evaluate.ts';
 import { browserTimeout } from './errors.ts';
+import type { Emulation, LighthouseReport } from './lighthouse.ts';
 import { Limiter } from './limiter.ts';
 import { navigate } from './navigate.ts';
 import { applyOverlay, imageFetcher, type OverlayDeps } from './overlay.ts';
@@ -30,6 +31,7 @@ import { withPage, type BrowserEvents, type OpenPage, type PageEnv, type PageSet
 export { FULL_PAGE_MAX_PIXELS } from './capture.ts';
 export { resolveDevice, deviceNames } from './devices.ts';
 export type { BrowserEvents } from './page.ts';
+export type { LighthouseReport } from './lighthouse.ts';
 
 export interface RenderRequest {
   url: URL;
@@ -58,6 +60,15 @@ export interface RenderResult {
   timings: Record<string, number>;
 }
 
+export interface LighthouseRequest {
+  url: URL;
+  /** The request's options: its device, headers and page settings apply to the audited page. */
+  options: Options;
+  lighthouse: LighthouseOptions;
+  /** The report's budget (the pipeline's cap for Lighthouse, within the request's). */
+  budget: Budget;
+}
+
 export interface RendererDeps {
   config: Config;
   resolver?: Resolver | undefined;
@@ -68,6 +79,8 @@ export interface RendererDeps {
 
 export interface Renderer {
   render(request: RenderRequest): Promise<RenderResult>;
+  /** A Lighthouse report of the target (lib/browser/lighthouse.ts). */
+  lighthouse(request: LighthouseRequest): Promise<LighthouseReport>;
   /** The running browser (launching it if needed); for tests and diagnostics. */
   getBrowser(): Promise<Browser>;
   /** Stops: new renders get EBUSY at once, admitted ones finish, then the browser closes. No relaunch after. */
@@ -76,6 +89,14 @@ export interface Renderer {
 
 /** Pages rendering at once: one per core of a 2-vCPU Lambda; more only queue for CPU. */
 const MAX_PAGES = 2;
+/** Reports that may wait for the one running: each takes seconds, so a longer line would only wait to time out. */
+const MAX_WAITING_AUDITS = 2;
+/** Lighthouse's own wait for the page's load, as a share of the report's budget: the audits need the rest. */
+const LIGHTHOUSE_LOAD_SHARE = 0.5;
+/** A page that has painted nothing by this share of the budget gets Lighthouse's NO_FCP report, with time to write it. */
+const LIGHTHOUSE_PAINT_SHARE = 0.3;
+/** How long an abandoned report's page may stay open for Lighthouse to settle (its longest protocol timeout). */
+const LIGHTHOUSE_SETTLE_MS = 30_000;
 
 const DEFAULT_SCREENSHOT: ScreenshotOptions = {
   type: DEFAULTS.screenshot.type,
@@ -100,11 +121,58 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
   const host = new BrowserHost({ chromium: config.chromium, policy: config.policy, extraArgs, maxPages: config.browserMaxPages });
   const env: PageEnv = { host, policy: config.policy, resolver, events };
   const limiter = new Limiter(MAX_PAGES);
+  const audits = new Limiter(1, { maxWaiting: MAX_WAITING_AUDITS });
 
-  async function render({ url, options, budget, capture, outbound }: RenderRequest): Promise<RenderResult> {
+  async function pageSetup(options: Options, url: URL): Promise<{ setup: PageSetup; emulation: Emulation }> {
+    const resolved = await resolveDevice(options.device, options.viewport);
+    const emulation = { viewport: resolved.viewport, userAgent: resolved.userAgent ?? config.userAgent };
+    const setup: PageSetup = {
+      viewport: emulation.viewport,
+      userAgent: emulation.userAgent,
+      colorScheme: options.colorScheme,
+      mediaType: options.mediaType,
+      javascript: options.javascript,
+      reducedMotion: !options.animations,
+      headers: options.headers,
+      // Caller credentials go to the target's origin only (lib/browser/intercept.ts).
+      origin: url.origin,
+    };
+    return { setup, emulation };
+  }
+
+  /**
+   * A page slot, a running browser and a fresh guarded page for `fn`; `lap` marks each stage. `budget` bounds the
+   * wait for a slot and the launch, `pageBudget` the page itself (by default the same).
+   */
+  async function onPage<T>(
+    url: URL,
+    budget: Budget,
+    setup: PageSetup,
+    fn: (open: OpenPage) => Promise<T>,
+    lap: (name: string) => void,
+    pageBudget = budget,
+  ): Promise<T> {
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       throw new GlanceError('EINVALURL', `Only http(s) pages can be rendered, not ${url.protocol} addresses.`);
     }
+    const release = await limiter.acquire(budget);
+    try {
+      lap('queue');
+      await budget.race(host.getBrowser(), () => {
+        throw browserTimeout(url.href, 'while starting, before loading', budget.remaining());
+      });
+      lap('launch');
+      return await withPage(env, pageBudget, setup, async (open) => {
+        open.subject = url.href;
+        lap('open');
+        return fn(open);
+      });
+    } finally {
+      release();
+    }
+  }
+
+  async function render({ url, options, budget, capture, outbound }: RenderRequest): Promise<RenderResult> {
     const timings: Record<string, number> = {};
     let last = performance.now();
     const lap = (name: string): void => {
@@ -113,29 +181,14 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
       last = now;
     };
     const shot = capture.screenshot ? options.screenshot || DEFAULT_SCREENSHOT : undefined;
-    const emulation = await resolveDevice(options.device, options.viewport);
-    const setup: PageSetup = {
-      viewport: emulation.viewport,
-      userAgent: emulation.userAgent ?? config.userAgent,
-      colorScheme: options.colorScheme,
-      mediaType: options.mediaType,
-      javascript: options.javascript,
-      reducedMotion: !options.animations,
-      headers: options.headers,
-      origin: url.origin,
-    };
+    const { setup, emulation } = await pageSetup(options, url);
     // The engine is built once per process; its first build overlaps the queue and the launch.
     if (options.adblock) void adblocker(config.adblock).catch(() => undefined);
-    const release = await limiter.acquire(budget);
-    try {
-      lap('queue');
-      await budget.race(host.getBrowser(), () => {
-        throw browserTimeout(url.href, 'while starting, before loading', budget.remaining());
-      });
-      lap('launch');
-      return await withPage(env, budget, setup, async (open) => {
-        open.subject = url.href;
-        lap('open');
+    return onPage(
+      url,
+      budget,
+      setup,
+      async (open) => {
         await checkSelectors(open.page, selectorsOf(options, shot));
         if (options.adblock) await enableAdblock(open.page, config.adblock);
         const wantsCapture = capture.screenshot || capture.pdf;
@@ -158,10 +211,37 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
         lap('capture');
         result.refused = open.proxy.refused.map((failure) => failure.target);
         return result;
-      });
-    } finally {
-      release();
-    }
+      },
+      lap,
+    );
+  }
+
+  /**
+   * A Lighthouse report of `url` in a page of its own, one report at a time per browser (Lighthouse's traces and
+   * throttling assume it has the browser to itself). The page is emulated as for a render, without adblock: the
+   * audit measures the page as served. ETIMEOUT when the report does not finish within `budget`; the page then
+   * stays open until Lighthouse has settled (at most LIGHTHOUSE_SETTLE_MS more), because closing it under a running
+   * audit makes Lighthouse's own pending protocol calls reject with nobody to catch them, which ends the process.
+   */
+  async function lighthouse({ url, options, lighthouse: wanted, budget }: LighthouseRequest): Promise<LighthouseReport> {
+    const audit = import('./lighthouse.ts');
+    void audit.then(({ preload }) => preload(), () => undefined);
+    const { setup, emulation } = await pageSetup(options, url);
+    const release = await audits.acquire(budget);
+    const stop = new AbortController();
+    const share = (part: number) => Math.max(1000, Math.round(budget.remaining() * part));
+    const limits = { loadWaitMs: share(LIGHTHOUSE_LOAD_SHARE), paintWaitMs: share(LIGHTHOUSE_PAINT_SHARE), signal: stop.signal };
+    // Not a slice of `budget`: that one ends with the answer, and the page must outlive it (above).
+    const pageBudget = new Budget(budget.remaining() + LIGHTHOUSE_SETTLE_MS);
+    const work = audit.then(({ runLighthouse }) =>
+      onPage(url, budget, setup, (open) => runLighthouse(open, url, wanted, emulation, limits), () => undefined, pageBudget),
+    );
+    void work.finally(release).catch(() => undefined);
+    const limit = budget.remaining();
+    return budget.race(work, () => {
+      stop.abort();
+      throw new GlanceError('ETIMEOUT', `The Lighthouse report did not finish within its ${Math.round(limit / 1000)} s budget; the page may be too slow or heavy to audit.`);
+    });
   }
 
   /** The overlay (lib/browser/overlay.ts), drawn in the capture's own page: no second page, context or proxy. */
@@ -192,7 +272,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
 
   // Graceful: nothing new is admitted or launched; what was admitted finishes, then the browser closes.
   const close = (): Promise<void> => host.shutdown(limiter.close());
-  return { render, getBrowser: () => host.getBrowser(), close };
+  return { render, lighthouse, getBrowser: () => host.getBrowser(), close };
 }
 
 /** Microlink's pdf defaults, for a render asked for a PDF without pdf options (docs/CONTRACT.md §2). */

@@ -9,7 +9,7 @@ import type { Resolver, VettedUrl } from '../fetch/index.ts';
 import type { LoadedPage } from '../fetch/document.ts';
 import type { Outbound } from '../guard/outbound.ts';
 import type { PingCache } from '../ping/index.ts';
-import type { DataRules, Options } from '../query/options.ts';
+import type { DataRules, LighthouseOptions, Options } from '../query/options.ts';
 import type { Storage } from '../storage/index.ts';
 import type { Budget } from '../time/budget.ts';
 import type { Timings } from '../time/timings.ts';
@@ -47,6 +47,8 @@ export interface Wanted {
   readonly iframe: boolean;
   /** `data.insights.technologies`. */
   readonly technologies: boolean;
+  /** `data.insights.lighthouse`: a report run in a page of its own (steps/lighthouse.ts). */
+  readonly lighthouse: false | LighthouseOptions;
 }
 
 export interface Context {

@@ -17,6 +17,7 @@ import { extract } from './steps/extract.ts';
 import { fetch } from './steps/fetch.ts';
 import { iframe } from './steps/iframe.ts';
 import { insights } from './steps/insights.ts';
+import { lighthouse } from './steps/lighthouse.ts';
 import { palette } from './steps/palette.ts';
 import { ping } from './steps/ping.ts';
 import { render } from './steps/render.ts';
@@ -26,7 +27,7 @@ import { wantedOutput } from './wanted.ts';
 
 export type { FetchMode, PipelineDeps } from './context.ts';
 
-export const STEPS: readonly Step[] = [render, fetch, extract, clientShell, rules, iframe, insights, ping, store, palette];
+export const STEPS: readonly Step[] = [render, fetch, extract, clientShell, rules, iframe, insights, lighthouse, ping, store, palette];
 
 export interface PipelineResult {
   envelope: Envelope;

@@ -22,6 +22,7 @@ export function wantedOutput(options: Options): Wanted {
     pdf: options.pdf !== false && shows('pdf'),
     iframe: options.iframe !== false && shows('iframe'),
     technologies: options.insights !== false && options.insights.technologies && shows('insights'),
+    lighthouse: (options.insights !== false && shows('insights') && options.insights.lighthouse) || false,
   };
 }
 

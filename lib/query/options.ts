@@ -102,10 +102,33 @@ export interface IframeOptions {
   readonly maxHeight: number | undefined;
 }
 
+/** Formats of a Lighthouse report (Lighthouse's own `output` values). */
+export const LIGHTHOUSE_OUTPUTS = ['json', 'html', 'csv'] as const;
+export type LighthouseOutput = (typeof LIGHTHOUSE_OUTPUTS)[number];
+
+/** Lighthouse's configurations: its default (`mobile`), `desktop`, and `perf` (performance only, DevTools throttling). */
+export const LIGHTHOUSE_PRESETS = ['mobile', 'desktop', 'perf'] as const;
+export type LighthousePreset = (typeof LIGHTHOUSE_PRESETS)[number];
+
+/** The categories of Lighthouse's default configuration (checked against the package in tests/insights). */
+export const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo', 'agentic-browsing'] as const;
+export type LighthouseCategory = (typeof LIGHTHOUSE_CATEGORIES)[number];
+
+/** `insights.lighthouse` (https://microlink.io/docs/sdk/methods/lighthouse). */
+export interface LighthouseOptions {
+  readonly output: LighthouseOutput;
+  /** Undefined: the configuration follows `device` (a mobile device audits as `mobile`, any other as `desktop`). */
+  readonly preset: LighthousePreset | undefined;
+  /** Undefined: every category of the configuration. */
+  readonly onlyCategories: readonly LighthouseCategory[] | undefined;
+}
+
 /** `insights` (https://microlink.io/docs/api/parameters/insights): what to find out about the page's making. */
 export interface InsightsOptions {
   /** `data.insights.technologies`: the technologies the page is built with. */
   readonly technologies: boolean;
+  /** `data.insights.lighthouse`: a Lighthouse report, only when asked by name (README, "insights"). */
+  readonly lighthouse: false | LighthouseOptions;
 }
 
 /** Microlink's rule types (https://microlink.io/docs/mql/data/type). */

@@ -10,8 +10,8 @@ import type { StoredObject } from './index.ts';
 /** Keys never change content, so browsers and the CDN may keep them for a year without revalidating. */
 export const ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
-/** What Glance stores: screenshots and PDFs. */
-const EXTENSIONS = ['png', 'jpg', 'pdf', 'webp'] as const;
+/** What Glance stores: screenshots and PDFs, and Lighthouse reports too large to answer inline. */
+const EXTENSIONS = ['png', 'jpg', 'pdf', 'webp', 'json', 'html', 'csv'] as const;
 type Extension = (typeof EXTENSIONS)[number];
 const isExtension = (ext: string | null): ext is Extension => (EXTENSIONS as readonly (string | null)[]).includes(ext);
 
@@ -20,11 +20,20 @@ const KEY = new RegExp(`^[0-9a-f]{64}\\.(${EXTENSIONS.join('|')})$`);
 /** Guards every read: only keys this module could have made reach the disk or the bucket (no `../`, no `/`). */
 export const isStorageKey = (key: string): boolean => KEY.test(key);
 
+/** Report formats: text, not media, so they are not in the media types' table (lib/media/types.ts). */
+const REPORTS: Readonly<Record<string, { mime: string; contentType: string }>> = {
+  json: { mime: 'application/json', contentType: 'application/json' },
+  html: { mime: 'text/html', contentType: 'text/html; charset=utf-8' },
+  csv: { mime: 'text/csv', contentType: 'text/csv; charset=utf-8' },
+};
+
 /** The content type of an extension Glance stores. */
-const canonical = (extension: Extension): string => mimeOf(extension)!;
+const canonical = (extension: Extension): string => REPORTS[extension]?.contentType ?? mimeOf(extension)!;
 
 function extensionOf(contentType: string): Extension {
   const mime = essence(contentType);
+  const report = Object.entries(REPORTS).find(([, type]) => type.mime === mime)?.[0];
+  if (report !== undefined && isExtension(report)) return report;
   // `image/jpg` is not a registered type, but some encoders and servers still send it.
   if (mime === 'image/jpg') return 'jpg';
   const extension = typeFromContentType(mime);

@@ -59,6 +59,9 @@ export async function serveAsset(
     return { statusCode: 304, headers, body: Buffer.alloc(0) };
   }
   headers['content-type'] = object.contentType;
+  // A stored Lighthouse HTML report runs its own scripts; here it shares the API's origin, so it runs in an opaque
+  // one. (Deployed, reports are served from the asset CDN's own domain.)
+  if (object.contentType.startsWith('text/html')) headers['content-security-policy'] = 'sandbox allow-scripts allow-popups';
   headers['content-length'] = String(object.body.length);
   return { statusCode: 200, headers, body: verb === 'HEAD' ? Buffer.alloc(0) : object.body };
 }

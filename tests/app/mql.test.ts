@@ -14,6 +14,7 @@ describe('@microlink/mql against the local service', () => {
       // Starts answering, never finishes: every render of it runs out of time.
       '/never': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).write('<title>'),
       '/': html('<html lang="en"><title>Client page</title><meta name="description" content="Read by mql"></html>'),
+      '/painted': html('<!doctype html><html lang="en"><title>Painted</title><meta name="description" content="Audited"><h1>Painted</h1></html>'),
       '/embeddable': html(
         '<title>Embeddable</title><meta name="generator" content="WordPress 6.4.2">' +
           '<link rel="alternate" type="application/json+oembed" href="/oembed">',
@@ -52,6 +53,17 @@ describe('@microlink/mql against the local service', () => {
     assert.deepEqual(data.iframe, { html: '<p>Card</p>', scripts: [{ async: true, src: 'https://w.example/w.js' }] });
     const { insights } = data as typeof data & { insights: { technologies: Array<{ name: string }> } };
     assert.ok(insights.technologies.some(({ name }) => name === 'WordPress'));
+  });
+
+  test('a Lighthouse report asked as mql types it (an options object, a category list) is read where Microlink puts it', async () => {
+    const { data } = await mql(`${site.url}/painted`, {
+      endpoint: `${service.url}/`,
+      meta: false,
+      insights: { technologies: false, lighthouse: { onlyCategories: ['seo'] } },
+    });
+    const { insights } = data as typeof data & { insights: { lighthouse: { categories: Record<string, { score: number }> } } };
+    assert.deepEqual(Object.keys(insights.lighthouse.categories), ['seo']);
+    assert.equal(typeof insights.lighthouse.categories['seo']?.score, 'number');
   });
 
   test('raises a MicrolinkError with our code and status for a URL Glance refuses', async () => {

@@ -31,6 +31,7 @@ const EXPECTED: Record<string, string[]> = {
   insights: ['pages', 'loadMs', 'page.medianMs', 'page.p95Ms'],
   adblock: ['buildMs', 'buildCpuMs', 'buildRssMiB', 'adOn', 'adOff', 'plainOn', 'plainOff'],
   palette: ['loadMs', 'jpeg12mp.p95Ms', 'jpeg12mp.cpuP95Ms', 'png.medianMs', 'webp.medianMs', 'gif.medianMs', 'avif.medianMs'],
+  lighthouse: ['firstMs', 'medianMs', 'htmlMs', 'jsonBytes', 'htmlBytes'],
 };
 
 describe('benchmarks (smoke)', { timeout: 300_000 }, () => {
@@ -84,8 +85,12 @@ describe('benchmarks (smoke)', { timeout: 300_000 }, () => {
     assert.equal(metrics['pages'], 6);
   });
 
-  test('the cold-start watcher sees a puppeteer import when there is one', () => {
+  test('the cold-start watcher sees puppeteer and lighthouse imports when there are some, and the metadata path has none of lighthouse', () => {
     const { metrics } = results.find((r) => r.part === 'coldstart')!;
-    for (const mode of ['tsx', 'bundle', 'bundleSourceMaps']) assert.ok(metrics[`${mode}.puppeteerModulesAfterControl`]! > 0, mode);
+    for (const mode of ['tsx', 'bundle', 'bundleSourceMaps']) {
+      assert.ok(metrics[`${mode}.puppeteerModulesAfterControl`]! > 0, mode);
+      assert.ok(metrics[`${mode}.lighthouseModulesAfterControl`]! > 0, mode);
+      assert.equal(metrics[`${mode}.lighthouseModules`], 0, `${mode}: the metadata path loaded lighthouse`);
+    }
   });
 });

@@ -91,6 +91,22 @@ describe('cacheKey', () => {
     ]);
   });
 
+  test('a Lighthouse report and each of its options split the key; spellings of the same report share one', () => {
+    const lh = `${URL_PARAM}&insights.lighthouse`;
+    distinct([
+      `${URL_PARAM}&insights`,
+      lh,
+      `${lh}&insights.technologies=false`,
+      `${lh}.output=html`,
+      `${lh}.output=csv`,
+      `${lh}.preset=desktop`,
+      `${lh}.onlyCategories=seo`,
+      `${lh}.onlyCategories=seo,performance`,
+    ]);
+    same([lh, `${lh}=true&insights.lighthouse.output=json`, `${URL_PARAM}&insights.lighthouse.output=JSON`]);
+    same([`${lh}.onlyCategories=seo`, `${URL_PARAM}&insights.lighthouse.only_categories.0=seo`, `${lh}.onlyCategories=seo,seo`]);
+  });
+
   test('every option that can change the answer splits the key, timeout included; the cache-only ones do not', () => {
     // One query per option, differing from the defaults in that option only. An option added to Options without
     // an entry here fails the completeness check below: decide whether it changes the answer, then add it.

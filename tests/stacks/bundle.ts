@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { findChromium } from '../../lib/browser/launch.ts';
+import { UNUSED_SCOPES } from '../../stacks/prune.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { apiEvent, isolate, lambdaContext, outsideModules } from './lambda.ts';
 import type { Synthesized } from './synth.ts';
@@ -24,6 +25,19 @@ const MAX_BUNDLE_BYTES = 3 * 1024 * 1024;
 const PUPPETEER_MARKERS = ['Target.setAutoAttach', 'Page.captureScreenshot', 'Runtime.callFunctionOn', 'iPhone 15 Pro'];
 const CDN_URL = 'https://cdn.infra.test';
 const ROOT_MODULES = new URL('../../node_modules', import.meta.url).pathname;
+/** A string of Lighthouse's own code (its gather phase's timing label): absent unless it was bundled. */
+const LIGHTHOUSE_MARKER = 'lh:runner:gather';
+/** Lambda's limit on a function and its layers, unzipped (250 MB). */
+const LAMBDA_UNZIPPED_BYTES = 250 * 1024 * 1024;
+
+/** Bytes of every file under `dir` (what Lambda counts, not the disk blocks `du` shows). */
+function bytesUnder(dir: string): number {
+  let total = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (entry.isFile()) total += statSync(join(entry.parentPath, entry.name)).size;
+  }
+  return total;
+}
 
 const PAGE = `<!doctype html><html lang="en"><head><title>Bundled and well</title>
 <meta name="description" content="A page the bundled handler reads."></head>
@@ -105,7 +119,20 @@ export function describeBundle(built: () => Synthesized): void {
       // assert.ok rather than assert.match: a failure must not print a 1.6 MB bundle.
       assert.ok(/import\(\s*["']puppeteer-core["']\s*\)/.test(code), 'puppeteer-core is loaded on demand');
       assert.ok(/import\(\s*["']@sparticuz\/chromium["']\s*\)/.test(code), '@sparticuz/chromium is left to the layer');
-      assert.ok(!/\bfrom\s*["'](puppeteer-core|@sparticuz\/chromium)["']/.test(code), 'and never imported at the top');
+      assert.ok(!/\bfrom\s*["'](puppeteer-core|@sparticuz\/chromium|lighthouse)["']/.test(code), 'and never imported at the top');
+      assert.ok(/import\(\s*["']lighthouse["']\s*\)/.test(code), 'lighthouse is loaded on demand, from beside the bundle');
+      assert.ok(!code.includes(LIGHTHOUSE_MARKER), 'lighthouse code bundled');
+    });
+
+    test("fits Lambda's 250 MB with the Chromium layer, Lighthouse's unused error reporting pruned", (t) => {
+      const { template, assetDir } = built();
+      const fnBytes = bytesUnder(assetDir(resource(template, 'AWS::Lambda::Function', 'ApiFunction')[1].Properties.Code.S3Key));
+      const layerBytes = bytesUnder(assetDir(resource(template, 'AWS::Lambda::LayerVersion', 'ChromiumLayer')[1].Properties.Content.S3Key));
+      const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+      t.diagnostic(`unzipped: function ${mb(fnBytes)} + layer ${mb(layerBytes)} = ${mb(fnBytes + layerBytes)} of ${mb(LAMBDA_UNZIPPED_BYTES)}`);
+      assert.ok(fnBytes + layerBytes < LAMBDA_UNZIPPED_BYTES, `function ${fnBytes} + layer ${layerBytes} bytes`);
+      assert.ok(existsSync(join(dir, 'node_modules', 'lighthouse', 'package.json')), 'lighthouse is installed beside the bundle');
+      for (const scope of UNUSED_SCOPES) assert.ok(!existsSync(join(dir, 'node_modules', scope)), `${scope} was pruned`);
     });
 
     test('finds puppeteer-core in its own node_modules, with nothing above it to fall back on', () => {
@@ -166,6 +193,20 @@ export function describeBundle(built: () => Synthesized): void {
       assert.match(String(painted.data.screenshot.background_color), /^#[0-9A-F]{6}$/i);
       const code = await handler(apiEvent(`url=${encodeURIComponent(`${server.url}/data.json`)}&screenshot&meta=false`), lambdaContext);
       assert.equal(code.statusCode, 200, code.body as string);
+    });
+
+    test('runs a Lighthouse report with the pruned packages installed beside it', { skip: !hasChromium && 'no local Chromium' }, async (t) => {
+      // The same module instance the bundle's import('lighthouse') resolves to: its first import takes seconds on a
+      // busy machine, which would eat the report's 25 s (bench/lighthouse.ts measures it).
+      const started = performance.now();
+      await import(pathToFileURL(createRequire(bundle).resolve('lighthouse')).href);
+      t.diagnostic(`lighthouse imported from beside the bundle in ${Math.round(performance.now() - started)} ms`);
+      const query = `url=${encodeURIComponent(`${server.url}/article`)}&meta=false&insights.technologies=false&insights.lighthouse.onlyCategories=seo`;
+      const result = await handler(apiEvent(query), lambdaContext);
+      assert.equal(result.statusCode, 200, String(result.body).slice(0, 500));
+      const report = JSON.parse(String(result.body)).data.insights.lighthouse;
+      assert.deepEqual(Object.keys(report.categories), ['seo']);
+      assert.equal(report.runtimeError, undefined, JSON.stringify(report.runtimeError));
     });
   });
 

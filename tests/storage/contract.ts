@@ -70,6 +70,9 @@ export function storageContract(name: string, makeStorage: (cdnUrl: string) => S
         ['application/pdf', 'pdf', 'application/pdf'],
         ['image/webp', 'webp', 'image/webp'],
         ['Image/PNG; charset=binary', 'png', 'image/png'],
+        ['application/json', 'json', 'application/json'],
+        ['text/html', 'html', 'text/html; charset=utf-8'],
+        ['text/csv; charset=utf-8', 'csv', 'text/csv; charset=utf-8'],
       ] as const;
       for (const [given, extension, contentType] of cases) {
         const stored = await store.put(body, given);
@@ -82,8 +85,8 @@ export function storageContract(name: string, makeStorage: (cdnUrl: string) => S
     test('an unsupported content type is refused as EFATAL, storing nothing', async () => {
       const store = await storage();
       const body = bytes();
-      await assert.rejects(store.put(body, 'text/html'), (error) => isGlanceError(error) && error.code === 'EFATAL');
-      for (const extension of ['png', 'jpg', 'pdf', 'webp']) {
+      await assert.rejects(store.put(body, 'text/javascript'), (error) => isGlanceError(error) && error.code === 'EFATAL');
+      for (const extension of ['png', 'jpg', 'pdf', 'webp', 'json', 'html', 'csv']) {
         assert.equal(await store.get(`${sha256(body)}.${extension}`), undefined);
       }
     });

@@ -5,10 +5,11 @@ import { isStorageKey } from '../../lib/storage/index.ts';
 const hash = 'a'.repeat(32) + '0123456789abcdef'.repeat(2);
 
 test('isStorageKey accepts exactly a lowercase SHA-256 hex and a known extension', () => {
-  for (const extension of ['png', 'jpg', 'pdf', 'webp']) assert.equal(isStorageKey(`${hash}.${extension}`), true);
+  for (const extension of ['png', 'jpg', 'pdf', 'webp', 'json', 'html', 'csv']) assert.equal(isStorageKey(`${hash}.${extension}`), true);
   for (const key of [
     `${hash}.jpeg`,
-    `${hash}.html`,
+    `${hash}.htm`,
+    `${hash}.js`,
     `${hash}.PNG`,
     `${hash.toUpperCase()}.png`,
     `${hash.slice(1)}.png`,

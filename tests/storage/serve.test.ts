@@ -40,6 +40,14 @@ describe('serveAsset', () => {
     });
   });
 
+  test("a stored HTML report runs sandboxed, in an opaque origin rather than the service's own", async () => {
+    const report = await storage.put(Buffer.from('<!doctype html><script>1</script>'), 'text/html');
+    const response = await serveAsset(storage, report.key, 'GET', {});
+    assert.equal(response?.headers['content-type'], 'text/html; charset=utf-8');
+    assert.equal(response?.headers['content-security-policy'], 'sandbox allow-scripts allow-popups');
+    assert.equal((await serveAsset(storage, stored.key, 'GET', {}))?.headers['content-security-policy'], undefined);
+  });
+
   test('HEAD answers the same headers without a body', async () => {
     const [get, head] = await Promise.all([
       serveAsset(storage, stored.key, 'GET'),

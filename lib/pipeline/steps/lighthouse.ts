@@ -1,0 +1,44 @@
+/**
+ * `insights.lighthouse` as `data.insights.lighthouse`: a Lighthouse report of the target, run in a browser page of its
+ * own through the address guard (lib/browser/lighthouse.ts), within a budget of its own. A report up to
+ * INLINE_MAX_BYTES is answered inline (the result object for `json`, the text for `html` and `csv`); a larger one
+ * is stored like a screenshot and answered as its media object, so answers stay well under Lambda's 6 MB.
+ */
+import { mediaFromStored } from '../../media/object.ts';
+import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
+import type { Step } from '../context.ts';
+
+/** Lighthouse's cap within the request's budget (at most 28 s): loading, auditing and writing the report. */
+export const LIGHTHOUSE_MS = 25_000;
+/** Time kept after the report for storing a large one. */
+const STORE_RESERVE_MS = 1000;
+export const INLINE_MAX_BYTES = 3 * 1024 * 1024;
+
+const CONTENT_TYPES = { json: 'application/json', html: 'text/html', csv: 'text/csv' } as const;
+
+export const lighthouse: Step = {
+  name: 'lighthouse',
+  wants: ({ wanted }) => wanted.lighthouse !== false,
+  async run(ctx) {
+    const { wanted, url, options, budget, deps } = ctx;
+    if (wanted.lighthouse === false) return;
+    const settings = wanted.lighthouse;
+    await ctx.timings.measure('lighthouse', async () => {
+      const renderer = await ctx.timings.measure('launch', deps.renderer);
+      const report = await renderer.lighthouse({
+        url,
+        options,
+        lighthouse: settings,
+        budget: budget.slice(LIGHTHOUSE_MS, ANSWER_RESERVE_MS + STORE_RESERVE_MS),
+      });
+      const body = Buffer.from(report.text);
+      const answer =
+        body.length <= INLINE_MAX_BYTES
+          ? report.output === 'json'
+            ? report.result
+            : report.text
+          : { ...mediaFromStored(await deps.storage.put(body, CONTENT_TYPES[report.output], budget.signal())), type: report.output };
+      ctx.data.insights = { ...(ctx.data.insights as object | undefined), lighthouse: answer };
+    });
+  },
+};

@@ -1,0 +1,67 @@
+/**
+ * The Lighthouse step's answer, with a renderer that hands back a report of a chosen size: inline up to 3 MB (the
+ * result object for `json`, the text for `html`), stored like a screenshot past it and answered as its media object.
+ * (The report itself, run on Chromium, is tests/app/lighthouse.test.ts.)
+ */
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { LighthouseReport, Renderer } from '../../lib/browser/index.ts';
+import { DEFAULT_RETENTION_MS } from '../../lib/config.ts';
+import type { Context } from '../../lib/pipeline/context.ts';
+import { INLINE_MAX_BYTES, lighthouse } from '../../lib/pipeline/steps/lighthouse.ts';
+import type { LighthouseOptions, LighthouseOutput } from '../../lib/query/options.ts';
+import { createStorage, type Storage } from '../../lib/storage/index.ts';
+import { Budget } from '../../lib/time/budget.ts';
+import { Timings } from '../../lib/time/timings.ts';
+
+const CDN = 'https://cdn.test';
+
+describe('the lighthouse step', () => {
+  let dir: string;
+  let storage: Storage;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'glance-lighthouse-'));
+    storage = createStorage({ kind: 'local', dir, retention: DEFAULT_RETENTION_MS }, CDN);
+  });
+  after(() => rm(dir, { recursive: true, force: true }));
+
+  /** Runs the step for `output` with a renderer whose report is `text`; answers `data.insights`. */
+  async function answer(output: LighthouseOutput, text: string, existing?: object): Promise<Record<string, unknown>> {
+    const settings: LighthouseOptions = { output, preset: undefined, onlyCategories: undefined };
+    const report: LighthouseReport = { output, text, result: { lighthouseVersion: 'test' } as LighthouseReport['result'] };
+    const renderer = { lighthouse: async () => report } as unknown as Renderer;
+    const ctx = {
+      url: new URL('https://example.com/'),
+      options: {},
+      budget: new Budget(10_000),
+      timings: new Timings(),
+      deps: { storage, renderer: async () => renderer },
+      wanted: { lighthouse: settings },
+      data: existing ? { insights: existing } : {},
+    } as unknown as Context;
+    assert.ok(lighthouse.wants(ctx));
+    await lighthouse.run(ctx);
+    return ctx.data.insights as Record<string, unknown>;
+  }
+
+  test('a report up to 3 MB is inline: the result object for json, the text for html and csv', async () => {
+    assert.deepEqual(await answer('json', '{"lighthouseVersion":"test"}'), { lighthouse: { lighthouseVersion: 'test' } });
+    assert.deepEqual(await answer('html', '<!doctype html>report'), { lighthouse: '<!doctype html>report' });
+    assert.deepEqual(await answer('csv', 'a,b\n1,2', { technologies: [] }), { technologies: [], lighthouse: 'a,b\n1,2' });
+  });
+
+  test('a larger report is stored like a screenshot and answered as its media object', async () => {
+    const big = `<!doctype html>${'x'.repeat(INLINE_MAX_BYTES)}`;
+    const { lighthouse: stored } = (await answer('html', big)) as { lighthouse: Record<string, unknown> };
+    assert.match(String(stored.url), new RegExp(`^${CDN}/[0-9a-f]{64}\\.html$`));
+    assert.equal(stored.type, 'html');
+    assert.equal(stored.size, Buffer.byteLength(big));
+    assert.equal(stored.size_pretty, '3.15 MB');
+    const back = await storage.get(String(stored.url).slice(CDN.length + 1));
+    assert.equal(back?.contentType, 'text/html; charset=utf-8');
+    assert.equal(back?.body.toString(), big);
+  });
+});
