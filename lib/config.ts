@@ -31,8 +31,13 @@ export interface Config {
   readonly retention: number;
   /** Public base address of stored objects: an object's URL is `${cdnUrl}/${key}`. */
   readonly cdnUrl: string;
-  /** Which Chromium to run: `lambda` uses @sparticuz/chromium from its layer; `local` finds Debian's or `path`. */
-  readonly chromium: { readonly mode: 'lambda' | 'local'; readonly path: string | undefined };
+  /**
+   * Which Chromium to run: `lambda` uses @sparticuz/chromium from its layer; `local` finds Debian's or `path`.
+   * `processes` (GLANCE_CHROMIUM_MODE): `multi`, one long-lived browser whose pages each get an isolated context
+   * and renderer; `single`, `--single-process`, where only the default context works, so each page gets a
+   * browser of its own, launched for it and closed after it (README, Browser lifecycle).
+   */
+  readonly chromium: { readonly mode: 'lambda' | 'local'; readonly path: string | undefined; readonly processes: ChromiumProcesses };
   /** Chromium flags added to Glance's own (tests and benchmarks keep Chromium's DNS on the machine with them). */
   readonly chromiumArgs: readonly string[];
   /** Pages one Chromium serves before it is replaced (Gotenberg's habit): leaks and fragmentation do not pile up. */
@@ -44,6 +49,8 @@ export interface Config {
   /** API keys: none means the API is open; `env` lists them, `ssm` names a SecureString parameter holding them. */
   readonly apiKeys: { readonly kind: 'none' } | { readonly kind: 'env'; readonly keys: readonly string[] } | { readonly kind: 'ssm'; readonly parameter: string };
 }
+
+export type ChromiumProcesses = 'multi' | 'single';
 
 /** `retention`: ms after its last write a file of the local folder is deleted (GLANCE_RETENTION). */
 export type CacheSettings =
@@ -149,6 +156,16 @@ function chromiumArgs(raw: string | undefined): readonly string[] {
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
+/**
+ * Lambda defaults to `single`, the mode @sparticuz/chromium's maintainers run there (multi-process has only run in
+ * a simulated Lambda here); elsewhere `multi`, which isolates each page in its own renderer.
+ */
+function chromiumProcesses(raw: string | undefined, inLambda: boolean): ChromiumProcesses {
+  if (raw === undefined || raw === '') return inLambda ? 'single' : 'multi';
+  if (raw === 'multi' || raw === 'single') return raw;
+  throw new ConfigError(`GLANCE_CHROMIUM_MODE must be "multi" or "single", got "${raw}"`);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const publicUrl = trimSlash(env.GLANCE_PUBLIC_URL || `http://localhost:${port}`);
@@ -166,7 +183,11 @@ export function loadConfig(env: Env = process.env): Config {
     retention: kept,
     cdnUrl: trimSlash(env.CDN_URL || publicUrl),
     // AWS_LAMBDA_FUNCTION_NAME is set by the Lambda runtime itself.
-    chromium: { mode: env.AWS_LAMBDA_FUNCTION_NAME ? ('lambda' as const) : ('local' as const), path: env.CHROMIUM_PATH || undefined },
+    chromium: {
+      mode: env.AWS_LAMBDA_FUNCTION_NAME ? ('lambda' as const) : ('local' as const),
+      path: env.CHROMIUM_PATH || undefined,
+      processes: chromiumProcesses(env.GLANCE_CHROMIUM_MODE, Boolean(env.AWS_LAMBDA_FUNCTION_NAME)),
+    },
     chromiumArgs: chromiumArgs(env.GLANCE_CHROMIUM_ARGS),
     browserMaxPages: integer(env, 'GLANCE_BROWSER_MAX_PAGES', 500, 1, 1_000_000),
     lambda: env.AWS_LAMBDA_FUNCTION_NAME

@@ -50,3 +50,7 @@ test('function tuning passes through, the address-policy exemption never does', 
   const { passThrough } = readSettings({ GLANCE_MAX_BODY_BYTES: '2048', GLANCE_USER_AGENT: 'ua', GLANCE_ALLOW_HOSTS: '127.0.0.1', GLANCE_CACHE: '' });
   assert.deepEqual(passThrough, { GLANCE_MAX_BODY_BYTES: '2048', GLANCE_USER_AGENT: 'ua' });
 });
+
+test("the Chromium launch mode passes through to the function, which validates it (lib/config.ts)", () => {
+  assert.deepEqual(readSettings({ GLANCE_CHROMIUM_MODE: 'multi' }).passThrough, { GLANCE_CHROMIUM_MODE: 'multi' });
+});
