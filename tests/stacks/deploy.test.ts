@@ -10,6 +10,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { describeBundle } from './bundle.ts';
+import { describeSimulatedLambda } from './simulated.ts';
 import { ACCOUNT, REGION, synth, type Synthesized } from './synth.ts';
 import { list, render, resource, resources, roleStatements, type Statement } from './template.ts';
 
@@ -255,3 +256,4 @@ describe('the CloudFront distributions', () => {
 });
 
 describeBundle(() => prod);
+describeSimulatedLambda(() => prod);
