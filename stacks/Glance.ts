@@ -12,6 +12,7 @@ import { Api, Function as SstFunction, type StackContext } from 'sst/constructs'
 import { createApiCdn } from './api-cdn.ts';
 import { createAssetCdn } from './assets.ts';
 import { buildChromiumLayer, CHROMIUM_PACKAGE } from './chromium-layer.ts';
+import { buildFontsLayer } from './fonts-layer.ts';
 import { apiKeysStatements, bucketStatements, selfInvokeStatement } from './permissions.ts';
 import { readSettings } from './settings.ts';
 
@@ -47,6 +48,12 @@ export function Glance({ app, stack }: StackContext) {
     compatibleArchitectures: [Architecture.X86_64],
     description: `${CHROMIUM_PACKAGE} ${layer.version} for Glance`,
   });
+  // Noto for CJK, Arabic, Hebrew, Devanagari, Thai and colour emoji, at /opt/fonts (stacks/fonts-layer.ts).
+  const fonts = new LayerVersion(stack, 'FontsLayer', {
+    code: Code.fromAsset(buildFontsLayer(useProject().paths.root).path),
+    compatibleRuntimes: [Runtime.NODEJS_22_X],
+    description: 'Noto fonts for Glance screenshots',
+  });
 
   // A fixed name lets the function's policy name the function itself without a dependency cycle.
   const functionName = app.logicalPrefixedName('api');
@@ -61,7 +68,7 @@ export function Glance({ app, stack }: StackContext) {
     timeout: 30,
     tracing: 'active',
     logRetention: 'one_month',
-    layers: [chromium],
+    layers: [chromium, fonts],
     nodejs: {
       format: 'esm',
       minify: true,

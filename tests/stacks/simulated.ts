@@ -1,5 +1,5 @@
 /**
- * The staged bundle and the staged Chromium layer in a simulated Lambda (simulated-lambda.ts: read-only root, no
+ * The staged bundle and the staged layers (Chromium, fonts) in a simulated Lambda (simulated-lambda.ts: read-only root, no
  * /dev/shm, non-root, 512 MB /tmp), storing to an S3-protocol server, in both launch modes
  * (GLANCE_CHROMIUM_MODE). Registered by deploy.test.ts once it has synthesised the app.
  */
@@ -11,6 +11,7 @@ import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { PNG } from 'pngjs';
 import { TEST_BROWSER_ARGS } from '../helpers/chromium-args.ts';
 import { startS3, type LocalS3 } from '../helpers/s3.ts';
+import { scriptFailures, SCRIPTS_PAGE, SCRIPTS_QUERY } from '../helpers/scripts-page.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { apiEvent, isolate } from './lambda.ts';
 import { startSimulatedLambda, unavailable, type InvocationResult, type SimulatedLambda } from './simulated-lambda.ts';
@@ -42,7 +43,7 @@ export function describeSimulatedLambda(built: () => Synthesized): void {
       task = isolate(assetDir(resource(template, 'AWS::Lambda::Function', 'ApiFunction')[1].Properties.Code.S3Key), 'glance-sim-');
       temporary.push(dirname(task));
       layers = Object.values(template.findResources('AWS::Lambda::LayerVersion')).map((layer) => assetDir(layer.Properties.Content.S3Key));
-      server = await startServer({ '/article': html(PAGE) });
+      server = await startServer({ '/article': html(PAGE), '/scripts': html(SCRIPTS_PAGE) });
       s3 = await startS3(BUCKET);
     });
     after(async () => {
@@ -101,6 +102,12 @@ export function describeSimulatedLambda(built: () => Synthesized): void {
           t.diagnostic(`${mode}: screenshot+pdf ${timings[0]} ms with Chromium's first launch (unpacking it included), ${timings[1]} ms warm (shared CPU)`);
         });
 
+        test('draws CJK, Arabic, Hebrew, Devanagari, Thai and colour emoji with the fonts layer', async () => {
+          const result = await lambda.invoke(apiEvent(`url=${encodeURIComponent(`${server.url}/scripts`)}&${SCRIPTS_QUERY}`));
+          assert.equal(result.statusCode, 200, `${result.body}\n${lambda.log()}`);
+          const image = PNG.sync.read(await stored(body(result).data.screenshot.url));
+          assert.deepEqual(scriptFailures(image), []);
+        });
       });
     }
   });
