@@ -3,29 +3,16 @@
  * must pass on a working deployment and fail, with the failing checks named, on a broken one.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { startService, type Service } from '../helpers/service.ts';
+import { smoke } from '../helpers/smoke.ts';
 
-const SCRIPT = fileURLToPath(new URL('../../scripts/smoke.ts', import.meta.url));
 const CHECKS = ['metadata', 'cache headers', 'screenshot', 'screenshot on the CDN', 'embed 302', 'SSRF refusal', 'timings'];
 
 const PAGE = `<!doctype html><html lang="en"><head><title>Smoke target</title>
 <meta name="description" content="The page the smoke test reads."></head>
 <body><h1>Smoke target</h1><p>${'Plain server-rendered text. '.repeat(30)}</p></body></html>`;
-
-function smoke(...args: string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', SCRIPT, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => (out += chunk));
-    child.stderr.on('data', (chunk: Buffer) => (out += chunk));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, out }));
-  });
-}
 
 /** The table's row for `check`: its result column. */
 const resultOf = (out: string, check: string): string | undefined =>

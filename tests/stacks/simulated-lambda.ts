@@ -10,6 +10,8 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { chmodSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
@@ -141,5 +143,27 @@ export async function startSimulatedLambda({ task, layers, env }: SimulatedLambd
       clearTimeout(timer);
       rmSync(runtime, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * API Gateway's part, for clients that speak HTTP (`npm run smoke`): each request on 127.0.0.1 becomes a payload
+ * 2.0 event, invoked on the instance one at a time, as Lambda does.
+ */
+export async function serveOverHttp(lambda: SimulatedLambda, toEvent: (rawQuery: string, method: string) => APIGatewayProxyEventV2): Promise<{ url: string; close(): Promise<void> }> {
+  let line = Promise.resolve();
+  const server = createServer((req, res) => {
+    const query = new URL(req.url ?? '/', 'http://api.test').search.slice(1);
+    line = line.then(async () => {
+      const result = await lambda.invoke(toEvent(query, req.method ?? 'GET')).catch((error: Error) => ({ statusCode: 502, body: error.message }) as InvocationResult);
+      const headers = Object.fromEntries(Object.entries(result.headers ?? {}).map(([name, value]) => [name, String(value)]));
+      const payload = result.body === undefined ? '' : result.isBase64Encoded ? Buffer.from(result.body, 'base64') : result.body;
+      res.writeHead(result.statusCode ?? 500, headers).end(payload);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

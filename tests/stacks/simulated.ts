@@ -1,25 +1,25 @@
 /**
  * The staged bundle and the staged layers (Chromium, fonts) in a simulated Lambda (simulated-lambda.ts: read-only root, no
- * /dev/shm, non-root, 512 MB /tmp), storing to an S3-protocol server, in both launch modes
- * (GLANCE_CHROMIUM_MODE). Registered by deploy.test.ts once it has synthesised the app.
+ * /dev/shm, non-root, 512 MB /tmp), storing assets and cached answers in an S3-protocol server, in both launch
+ * modes (GLANCE_CHROMIUM_MODE), checked by the operator's `npm run smoke` too. Registered by deploy.test.ts once it has synthesised the app.
  */
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { PNG } from 'pngjs';
 import { TEST_BROWSER_ARGS } from '../helpers/chromium-args.ts';
 import { startS3, type LocalS3 } from '../helpers/s3.ts';
 import { scriptFailures, SCRIPTS_PAGE, SCRIPTS_QUERY } from '../helpers/scripts-page.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
+import { smoke } from '../helpers/smoke.ts';
 import { apiEvent, isolate } from './lambda.ts';
-import { startSimulatedLambda, unavailable, type InvocationResult, type SimulatedLambda } from './simulated-lambda.ts';
+import { serveOverHttp, startSimulatedLambda, unavailable, type InvocationResult, type SimulatedLambda } from './simulated-lambda.ts';
 import type { Synthesized } from './synth.ts';
 import { resource } from './template.ts';
 
 const BUCKET = 'simulated-assets';
-const CDN_URL = 'https://cdn.simulated.test';
+const CACHE_BUCKET = 'simulated-cache';
 const PAGE = `<!doctype html><html lang="en"><head><title>Simulated and well</title>
 <meta name="description" content="A page read inside the simulated Lambda."></head>
 <body style="margin:0;background:rgb(0,128,0)"><h1>Simulated and well</h1></body></html>`;
@@ -44,7 +44,7 @@ export function describeSimulatedLambda(built: () => Synthesized): void {
       temporary.push(dirname(task));
       layers = Object.values(template.findResources('AWS::Lambda::LayerVersion')).map((layer) => assetDir(layer.Properties.Content.S3Key));
       server = await startServer({ '/article': html(PAGE), '/scripts': html(SCRIPTS_PAGE) });
-      s3 = await startS3(BUCKET);
+      s3 = await startS3(BUCKET, CACHE_BUCKET);
     });
     after(async () => {
       await server?.close();
@@ -52,11 +52,11 @@ export function describeSimulatedLambda(built: () => Synthesized): void {
       for (const path of temporary) rmSync(path, { recursive: true, force: true });
     });
 
-    /** The object a screenshot URL names, from the bucket the function stored it in. */
+    /** The bytes at a stored object's URL, from the asset bucket that stands in for the CDN. */
     async function stored(url: string): Promise<Buffer> {
-      const client = new S3Client({ region: 'us-east-1', endpoint: s3.endpoint, forcePathStyle: true, credentials: { accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER' } });
-      const object = await client.send(new GetObjectCommand({ Bucket: BUCKET, Key: new URL(url).pathname.slice(1) }));
-      return Buffer.from(await object.Body!.transformToByteArray());
+      const response = await fetch(url);
+      assert.equal(response.status, 200, url);
+      return Buffer.from(await response.arrayBuffer());
     }
 
     for (const mode of ['single', 'multi'] as const) {
@@ -70,12 +70,13 @@ export function describeSimulatedLambda(built: () => Synthesized): void {
               GLANCE_CHROMIUM_MODE: mode,
               GLANCE_ALLOW_HOSTS: '127.0.0.1',
               GLANCE_CHROMIUM_ARGS: JSON.stringify(TEST_BROWSER_ARGS),
-              GLANCE_CACHE: 'off',
               GLANCE_S3_BUCKET: BUCKET,
+              GLANCE_CACHE_BUCKET: CACHE_BUCKET,
               GLANCE_S3_ENDPOINT: s3.endpoint,
               AWS_ACCESS_KEY_ID: 'S3RVER',
               AWS_SECRET_ACCESS_KEY: 'S3RVER',
-              CDN_URL,
+              // The asset bucket itself stands in for the CDN in front of it.
+              CDN_URL: `${s3.endpoint}/${BUCKET}`,
               POWERTOOLS_LOG_LEVEL: 'SILENT',
               POWERTOOLS_METRICS_DISABLED: 'true',
               POWERTOOLS_TRACE_ENABLED: 'false',
@@ -91,7 +92,7 @@ export function describeSimulatedLambda(built: () => Synthesized): void {
           const timings: number[] = [];
           for (const round of ['cold', 'warm']) {
             const started = performance.now();
-            const result = await lambda.invoke(apiEvent(`${page}&screenshot&pdf&meta=false`));
+            const result = await lambda.invoke(apiEvent(`${page}&screenshot&pdf&meta=false&force=true`));
             timings.push(Math.round(performance.now() - started));
             const answer = body(result);
             assert.equal(result.statusCode, 200, `${round}: ${result.body}\n${lambda.log()}`);
@@ -107,6 +108,17 @@ export function describeSimulatedLambda(built: () => Synthesized): void {
           assert.equal(result.statusCode, 200, `${result.body}\n${lambda.log()}`);
           const image = PNG.sync.read(await stored(body(result).data.screenshot.url));
           assert.deepEqual(scriptFailures(image), []);
+        });
+
+        test('passes `npm run smoke` behind an HTTP stand-in for API Gateway, the asset bucket as its CDN', async (t) => {
+          const api = await serveOverHttp(lambda, apiEvent);
+          try {
+            const { code, out } = await smoke(api.url, '--target', `${server.url}/article`);
+            t.diagnostic(out);
+            assert.equal(code, 0, `${out}\n${lambda.log()}`);
+          } finally {
+            await api.close();
+          }
         });
       });
     }
