@@ -32,8 +32,13 @@ export interface Config {
   readonly retention: number;
   /** Public base address of stored objects: an object's URL is `${cdnUrl}/${key}`. */
   readonly cdnUrl: string;
-  /** Which Chromium to run: `lambda` uses @sparticuz/chromium from its layer; `local` finds Debian's or `path`. */
-  readonly chromium: { readonly mode: 'lambda' | 'local'; readonly path: string | undefined };
+  /**
+   * Which Chromium to run: `lambda` uses @sparticuz/chromium from its layer; `local` finds Debian's or `path`.
+   * `processes` (GLANCE_CHROMIUM_MODE): `multi`, one long-lived browser whose pages each get an isolated context
+   * and renderer; `single`, `--single-process`, where only the default context works, so each page gets a
+   * browser of its own, launched for it and closed after it (README, Browser lifecycle).
+   */
+  readonly chromium: { readonly mode: 'lambda' | 'local'; readonly path: string | undefined; readonly processes: ChromiumProcesses };
   /** Chromium flags added to Glance's own (tests and benchmarks keep Chromium's DNS on the machine with them). */
   readonly chromiumArgs: readonly string[];
   /**
@@ -56,6 +61,8 @@ export interface AdblockSettings {
   readonly lists: readonly string[];
   readonly engine: string | undefined;
 }
+
+export type ChromiumProcesses = 'multi' | 'single';
 
 /** `retention`: ms after its last write a file of the local folder is deleted (GLANCE_RETENTION). */
 export type CacheSettings =
@@ -175,6 +182,16 @@ function adblock(env: Env): AdblockSettings {
 
 const trimSlash = (url: string): string => url.replace(/\/+$/, '');
 
+/**
+ * Lambda defaults to `single`, the mode @sparticuz/chromium's maintainers run there (multi-process has only run in
+ * a simulated Lambda here); elsewhere `multi`, which isolates each page in its own renderer.
+ */
+function chromiumProcesses(raw: string | undefined, inLambda: boolean): ChromiumProcesses {
+  if (raw === undefined || raw === '') return inLambda ? 'single' : 'multi';
+  if (raw === 'multi' || raw === 'single') return raw;
+  throw new ConfigError(`GLANCE_CHROMIUM_MODE must be "multi" or "single", got "${raw}"`);
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const publicUrl = trimSlash(env.GLANCE_PUBLIC_URL || `http://localhost:${port}`);
@@ -195,7 +212,11 @@ export function loadConfig(env: Env = process.env): Config {
     retention: kept,
     cdnUrl: trimSlash(env.CDN_URL || publicUrl),
     // AWS_LAMBDA_FUNCTION_NAME is set by the Lambda runtime itself.
-    chromium: { mode: env.AWS_LAMBDA_FUNCTION_NAME ? ('lambda' as const) : ('local' as const), path: env.CHROMIUM_PATH || undefined },
+    chromium: {
+      mode: env.AWS_LAMBDA_FUNCTION_NAME ? ('lambda' as const) : ('local' as const),
+      path: env.CHROMIUM_PATH || undefined,
+      processes: chromiumProcesses(env.GLANCE_CHROMIUM_MODE, Boolean(env.AWS_LAMBDA_FUNCTION_NAME)),
+    },
     chromiumArgs: chromiumArgs(env.GLANCE_CHROMIUM_ARGS),
     browserMaxPages: integer(env, 'GLANCE_BROWSER_MAX_PAGES', 500, 1, 1_000_000),
     adblock: adblock(env),

@@ -15,6 +15,7 @@ import { DOCS_URL } from '../lib/config.ts';
 import { createApiCdn } from './api-cdn.ts';
 import { createAssetCdn } from './assets.ts';
 import { buildChromiumLayer, CHROMIUM_PACKAGE } from './chromium-layer.ts';
+import { buildFontsLayer } from './fonts-layer.ts';
 import { retainLogs } from './log-groups.ts';
 import { createMonitoring } from './monitoring.ts';
 import { apiKeysStatements, bucketStatements, selfInvokeStatement } from './permissions.ts';
@@ -59,6 +60,12 @@ export function Glance({ app, stack }: StackContext) {
     compatibleArchitectures: [Architecture.X86_64],
     description: `${CHROMIUM_PACKAGE} ${layer.version} for Glance`,
   });
+  // Noto for CJK, Arabic, Hebrew, Devanagari, Thai and colour emoji, at /opt/fonts (stacks/fonts-layer.ts).
+  const fonts = new LayerVersion(stack, 'FontsLayer', {
+    code: Code.fromAsset(buildFontsLayer(root).path),
+    compatibleRuntimes: [Runtime.NODEJS_22_X, Runtime.NODEJS_24_X],
+    description: 'Noto fonts for Glance screenshots',
+  });
 
   // A fixed name lets the function's policy name the function itself without a dependency cycle.
   const functionName = app.logicalPrefixedName('api');
@@ -76,7 +83,7 @@ export function Glance({ app, stack }: StackContext) {
     // The most instances (each with its Chromium) that callers can buy at once, and never starved by other
     // functions of the account: the bound on compute spend (README, What it costs).
     ...(settings.reservedConcurrency ? { reservedConcurrentExecutions: settings.reservedConcurrency } : {}),
-    layers: [chromium],
+    layers: [chromium, fonts],
     nodejs: {
       format: 'esm',
       minify: true,

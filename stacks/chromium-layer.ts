@@ -6,8 +6,9 @@
  * node_modules nesting npm chose, so every import inside the layer resolves exactly as it does in this checkout.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
+import { buildOnce } from './build-once.ts';
 
 export const CHROMIUM_PACKAGE = '@sparticuz/chromium';
 
@@ -53,10 +54,7 @@ export interface ChromiumLayer {
   readonly version: string;
 }
 
-/**
- * Builds the layer folder once per set of package versions. The build goes to a temporary folder renamed into place, so
- * the folder existing means it is complete, and concurrent synths never see half a layer.
- */
+/** Builds the layer folder once per set of package versions (build-once.ts). */
 export function buildChromiumLayer(root: string): ChromiumLayer {
   const modules = join(root, 'node_modules');
   const entry = join(modules, CHROMIUM_PACKAGE);
@@ -69,22 +67,13 @@ export function buildChromiumLayer(root: string): ChromiumLayer {
   const fingerprint = createHash('sha256');
   for (const dir of packages) fingerprint.update(`${relative(modules, dir)}@${readManifest(dir).version}\n`);
   const layer = join(root, '.build', `chromium-layer-${version}-${fingerprint.digest('hex').slice(0, 12)}`);
-  if (existsSync(layer)) return { path: layer, version };
-
-  const staging = `${layer}.${process.pid}.tmp`;
-  rmSync(staging, { recursive: true, force: true });
-  for (const dir of packages) {
-    const target = join(staging, 'nodejs', 'node_modules', relative(modules, dir));
-    mkdirSync(dirname(target), { recursive: true });
-    // Nested node_modules hold other packages of the closure (copied on their own) or packages it does not need.
-    cpSync(dir, target, { recursive: true, filter: (source) => source === dir || basename(source) !== 'node_modules' });
-  }
-  try {
-    renameSync(staging, layer);
-  } catch (error) {
-    rmSync(staging, { recursive: true, force: true });
-    // Another synth finished the same layer first; anything else is a real failure.
-    if (!existsSync(layer)) throw error;
-  }
+  buildOnce(layer, (staging) => {
+    for (const dir of packages) {
+      const target = join(staging, 'nodejs', 'node_modules', relative(modules, dir));
+      mkdirSync(dirname(target), { recursive: true });
+      // Nested node_modules hold other packages of the closure (copied on their own) or packages it does not need.
+      cpSync(dir, target, { recursive: true, filter: (source) => source === dir || basename(source) !== 'node_modules' });
+    }
+  });
   return { path: layer, version };
 }

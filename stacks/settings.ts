@@ -75,7 +75,7 @@ export class SettingsError extends Error {
  * Function settings a deployer may tune. GLANCE_ALLOW_HOSTS is deliberately absent: it exempts hosts from the
  * public-address check, which only local development and tests may do.
  */
-const PASS_THROUGH = ['GLANCE_MAX_BODY_BYTES', 'GLANCE_USER_AGENT', 'GLANCE_DOCS_URL', 'GLANCE_CACHE'] as const;
+const PASS_THROUGH = ['GLANCE_MAX_BODY_BYTES', 'GLANCE_USER_AGENT', 'GLANCE_DOCS_URL', 'GLANCE_CACHE', 'GLANCE_CHROMIUM_MODE'] as const;
 
 const CLOUDFRONT_CERTIFICATE = /^arn:aws[\w-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/;
 const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;

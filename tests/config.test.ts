@@ -19,6 +19,15 @@ test('a grace period that is not a whole number of milliseconds is refused by na
   }
 });
 
+test('GLANCE_CHROMIUM_MODE: single-process by default in Lambda, multi-process elsewhere, either when set', () => {
+  const lambda = { AWS_LAMBDA_FUNCTION_NAME: 'prod-glance-api' };
+  assert.equal(loadConfig({}).chromium.processes, 'multi');
+  assert.equal(loadConfig(lambda).chromium.processes, 'single');
+  assert.equal(loadConfig({ ...lambda, GLANCE_CHROMIUM_MODE: 'multi' }).chromium.processes, 'multi');
+  assert.equal(loadConfig({ GLANCE_CHROMIUM_MODE: 'single' }).chromium.processes, 'single');
+  assert.throws(() => loadConfig({ GLANCE_CHROMIUM_MODE: 'single-process' }), (error: Error) => error instanceof ConfigError && /GLANCE_CHROMIUM_MODE/.test(error.message));
+});
+
 test('GLANCE_CHROMIUM_ARGS is a JSON array of strings, since flags hold commas and spaces', () => {
   const rules = '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost';
   assert.deepEqual(loadConfig({}).chromiumArgs, []);

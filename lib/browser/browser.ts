@@ -6,6 +6,9 @@
  * - after `maxPages` pages it is retired: new pages go to a fresh browser, the old one closes when its last
  *   page does (Gotenberg's restart-after-N, without cutting in-flight work);
  * - once shutdown() has begun nothing is launched again; pages in flight finish, then every browser closes.
+ * With `--single-process` (GLANCE_CHROMIUM_MODE=single) a browser has only its default context, so each lease
+ * launches a browser of its own whose proxy is the page's, and closes it on release: the fresh profile is the
+ * page's isolation, and a crash (which takes the whole browser in that mode) ends only that page.
  */
 import type { Browser, CDPSession } from 'puppeteer-core';
 import type { Config } from '../config.ts';
@@ -33,13 +36,15 @@ export const UNHEALTHY_LIMIT = 2;
 /** A page's hold on a browser; `release` (once) when the page's context is closed. */
 export interface Lease {
   readonly browser: Browser;
+  /** The browser is this page's alone (single-process mode): the page opens in its default context. */
+  readonly dedicated: boolean;
   release(): void;
 }
 
 interface Running {
   readonly browser: Browser;
-  /** The default context's proxy: offline, since pages never run there (each gets a context and proxy). */
-  readonly proxy: GuardedProxy;
+  /** The default context's proxy when pages get contexts of their own: offline, since no page runs there. */
+  readonly proxy: GuardedProxy | undefined;
   /** Pages opened on it, ever. */
   pages: number;
   /** Pages open on it now. */
@@ -73,15 +78,24 @@ export class BrowserHost {
     return (await this.#current()).browser;
   }
 
-  /** The browser for one more page, counted until `release`; retires the browser when it reaches `maxPages`. */
-  async lease(): Promise<Lease> {
-    const running = await this.#current();
+  /** Whether each page gets a browser of its own (single-process mode). */
+  get dedicated(): boolean {
+    return this.#settings.chromium.processes === 'single';
+  }
+
+  /**
+   * The browser for one more page, counted until `release`; retires the browser when it reaches `maxPages`.
+   * `proxyUrl` is the page's proxy, which a dedicated browser is launched with.
+   */
+  async lease(proxyUrl: string): Promise<Lease> {
+    const running = this.dedicated ? await this.#launchFor(proxyUrl) : await this.#current();
     running.pages += 1;
     running.leased += 1;
     if (running.pages >= this.#maxPages) this.#retire(running);
     let released = false;
     return {
       browser: running.browser,
+      dedicated: this.dedicated,
       release: () => {
         if (released) return;
         released = true;
@@ -168,12 +182,28 @@ export class BrowserHost {
 
   async #launch(): Promise<Running> {
     const proxy = await startProxy({ policy: this.#settings.policy, offline: true });
-    let browser: Browser;
     try {
-      browser = await launchChromium({ ...this.#settings, proxyUrl: proxy.url });
+      return await this.#start(proxy.url, proxy);
     } catch (error) {
       this.#running = undefined;
       await proxy.close();
+      throw error;
+    }
+  }
+
+  /** A browser for one page only: retired from the start, so the page's release closes it. */
+  async #launchFor(proxyUrl: string): Promise<Running> {
+    if (this.#closing) throw shuttingDown();
+    const running = await this.#start(proxyUrl, undefined);
+    running.retired = true;
+    return running;
+  }
+
+  async #start(proxyUrl: string, proxy: GuardedProxy | undefined): Promise<Running> {
+    let browser: Browser;
+    try {
+      browser = await launchChromium({ ...this.#settings, proxyUrl });
+    } catch (error) {
       throw new GlanceError('EFATAL', `The browser could not start: ${(error as Error).message}`, { cause: error });
     }
     const running: Running = { browser, proxy, pages: 0, leased: 0, retired: false, failures: 0, probing: undefined, session: undefined, stopped: undefined };
@@ -207,7 +237,7 @@ export class BrowserHost {
       if (browser.connected) await Budget.cap(browser.close().catch(() => undefined), BROWSER_CLOSE_MS, undefined);
       // A browser whose connection died, or that would not close, may still be running: make sure it goes.
       browser.process()?.kill('SIGKILL');
-      await proxy.close();
+      await proxy?.close();
       this.#checkDrained();
     })();
     return running.stopped;

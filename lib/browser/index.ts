@@ -158,10 +158,13 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
     const release = await limiter.acquire(budget);
     try {
       lap('queue');
-      await budget.race(host.getBrowser(), () => {
-        throw browserTimeout(url.href, 'while starting, before loading', budget.remaining());
-      });
-      lap('launch');
+      // A dedicated browser (single-process mode) is launched with the page, within withPage's deadline.
+      if (!host.dedicated) {
+        await budget.race(host.getBrowser(), () => {
+          throw browserTimeout(url.href, 'while starting, before loading', budget.remaining());
+        });
+        lap('launch');
+      }
       return await withPage(env, pageBudget, setup, async (open) => {
         open.subject = url.href;
         lap('open');

@@ -130,9 +130,10 @@ export function chromiumEnv(source: Readonly<Record<string, string | undefined>>
 /**
  * @sparticuz/chromium's flags minus three. `--disable-web-security` (a page could read other origins'
  * responses) and `--allow-running-insecure-content` (https pages could load http scripts) weaken pages'
- * isolation and Glance never needs them. `--single-process` breaks isolated contexts: measured with this
- * binary, the first page of a new context fails with "Target.createTarget: Target closed"
- * (https://github.com/Sparticuz/chromium/issues/298), and one renderer crash would take the browser with it.
+ * isolation and Glance never needs them. `--single-process` is Glance's to choose (GLANCE_CHROMIUM_MODE): it
+ * breaks isolated contexts (measured with this binary and Debian's, the first page of a new context fails with
+ * "Target.createTarget: Target closed", https://github.com/Sparticuz/chromium/issues/298), so browser.ts gives
+ * each page a browser of its own in that mode.
  */
 const UNWANTED_LAMBDA_ARGS = new Set(['--disable-web-security', '--allow-running-insecure-content', '--single-process']);
 
@@ -170,7 +171,9 @@ export async function launchChromium({ chromium, proxyUrl, extraArgs = [] }: Lau
     executablePath: path,
     // The headless shell only knows the old headless mode; a full Chromium only the new one.
     headless: chromium.mode === 'lambda' || path.includes('headless-shell') ? 'shell' : true,
-    args: [...args, ...glanceArgs(proxyUrl), ...extraArgs],
+    // @sparticuz/chromium's maintainers keep the renderer in the browser process on Lambda, where they saw
+    // `prctl(PR_SET_NO_NEW_PRIVS) failed` from separate ones.
+    args: [...args, ...glanceArgs(proxyUrl), ...(chromium.processes === 'single' ? ['--single-process'] : []), ...extraArgs],
     // Read at launch, not from Config: @sparticuz/chromium sets FONTCONFIG_PATH, HOME and LD_LIBRARY_PATH in
     // process.env only when executablePath() unpacks it (just above), and Chromium needs those values.
     env: chromiumEnv(process.env),

@@ -101,6 +101,13 @@ async function emulateMedia(page: Page, mediaType: MediaType, features: MediaFea
   await session.send('Emulation.setEmulatedMedia', { media: mediaType, features });
 }
 
+/** What createBrowserContext's `downloadBehavior` does for a context of its own, for the default one. */
+async function denyDownloads(browser: Browser): Promise<void> {
+  const session = await browser.target().createCDPSession();
+  await session.send('Browser.setDownloadBehavior', { behavior: 'deny' });
+  await session.detach();
+}
+
 async function closeContext(env: PageEnv, browser: Browser, context: BrowserContext | undefined): Promise<void> {
   if (!context) return;
   const closed = await Budget.cap(
@@ -118,7 +125,12 @@ async function closeContext(env: PageEnv, browser: Browser, context: BrowserCont
 interface Outcome {
   browser: Browser | undefined;
   crashed: boolean;
+  /** The browser was the page's alone (single-process mode), and whether it was gone when the page failed. */
+  dedicated: boolean;
+  goneOnFailure: boolean;
 }
+
+const freshOutcome = (): Outcome => ({ browser: undefined, crashed: false, dedicated: false, goneOnFailure: false });
 
 /**
  * While a page is slow to open, its browser is probed until it opens; browser.ts kills one that stopped
@@ -150,25 +162,30 @@ async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (o
   /** Set once the attempt is over: a lease or context that arrives after it is given back at once, not leaked. */
   let over = false;
   const work = (async () => {
-    const leased = await env.host.lease();
+    const leased = await env.host.lease(proxy.url);
     if (over) {
       leased.release();
       throw new Error('The page was abandoned before its browser was ready.');
     }
     lease = leased;
+    outcome.dedicated = leased.dedicated;
     browser = outcome.browser = leased.browser;
     stopWatching = watchOpening(env.host, browser);
-    const created = await browser.createBrowserContext({
-      proxyServer: proxy.url,
-      proxyBypassList: ['<-loopback>'],
-      // A response that would be saved as a file is refused rather than written to disk.
-      downloadBehavior: { policy: 'deny' },
-    });
+    // A dedicated browser was launched for this page with its proxy; its default context is as fresh as a new one.
+    const created = leased.dedicated
+      ? browser.defaultBrowserContext()
+      : await browser.createBrowserContext({
+          proxyServer: proxy.url,
+          proxyBypassList: ['<-loopback>'],
+          // A response that would be saved as a file is refused rather than written to disk.
+          downloadBehavior: { policy: 'deny' },
+        });
     if (over) {
-      await closeContext(env, browser, created);
+      if (!leased.dedicated) await closeContext(env, browser, created);
       throw new Error('The page was abandoned before its context opened.');
     }
     context = created;
+    if (leased.dedicated) await denyDownloads(browser);
     const page = await context.newPage();
     // Puppeteer's 'error' event is Inspector.targetCrashed: this page's renderer died (out of memory, say).
     const crashed = new Promise<never>((_, reject) =>
@@ -188,12 +205,14 @@ async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (o
       throw browserTimeout(session?.subject ?? 'the page', session?.phase ?? 'while opening', total);
     });
   } catch (error) {
+    // Read before the release below closes a dedicated browser, which would make it look lost.
+    outcome.goneOnFailure = browser !== undefined && env.host.isGone(browser);
     if (browser && !browser.connected) env.host.discard(browser);
     throw error;
   } finally {
     over = true;
     stopWatching?.();
-    if (browser) await closeContext(env, browser, context);
+    if (browser && !lease?.dedicated) await closeContext(env, browser, context);
     lease?.release();
     await proxy.close();
   }
@@ -209,7 +228,7 @@ async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (o
  *   is retried once in a new context.
  */
 export async function withPage<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (open: OpenPage) => Promise<T>): Promise<T> {
-  const first: Outcome = { browser: undefined, crashed: false };
+  const first = freshOutcome();
   try {
     return await attempt(env, budget, setup, fn, first);
   } catch (error) {
@@ -217,7 +236,7 @@ export async function withPage<T>(env: PageEnv, budget: Budget, setup: PageSetup
     report(env, first, lost);
     const retry = !first.crashed && (lost || (!(error instanceof GlanceError) && isGone(error)));
     if (!retry || budget.remaining() < MIN_RENDER_MS) throw outcomeError(error, first, lost);
-    const second: Outcome = { browser: undefined, crashed: false };
+    const second = freshOutcome();
     return attempt(env, budget, setup, fn, second).catch((again: unknown) => {
       const lostAgain = browserLost(env, second);
       report(env, second, lostAgain);
@@ -231,7 +250,15 @@ function report(env: PageEnv, outcome: Outcome, lost: boolean): void {
   else if (lost) env.events?.browserLost?.();
 }
 
-const browserLost = (env: PageEnv, outcome: Outcome): boolean => outcome.browser !== undefined && env.host.isGone(outcome.browser);
+/**
+ * Whether the browser went away under the page. A dedicated browser that died ran nothing but this page: in
+ * single-process mode the page's renderer is the browser, so its crash is the page's (EPAGECRASH, no retry).
+ */
+function browserLost(env: PageEnv, outcome: Outcome): boolean {
+  if (!outcome.dedicated) return outcome.browser !== undefined && env.host.isGone(outcome.browser);
+  if (outcome.goneOnFailure) outcome.crashed = true;
+  return outcome.goneOnFailure;
+}
 
 /** The caller's error for a failed attempt: a lost browser is ours (never the target's EFETCH), a crash the page's. */
 function outcomeError(error: unknown, outcome: Outcome, lost: boolean): GlanceError {

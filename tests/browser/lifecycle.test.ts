@@ -135,7 +135,7 @@ describe('browser lifecycle', () => {
 });
 
 describe('withPage', () => {
-  const host = new BrowserHost({ chromium: { mode: 'local', path: undefined }, policy: AddressPolicy.fromSetting(''), extraArgs: TEST_ARGS });
+  const host = new BrowserHost({ chromium: { mode: 'local', path: undefined, processes: 'multi' }, policy: AddressPolicy.fromSetting(''), extraArgs: TEST_ARGS });
   const env = { host, policy: AddressPolicy.fromSetting('') };
   const setup = PLAIN_SETUP;
   after(() => host.closeBrowser());

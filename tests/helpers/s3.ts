@@ -22,9 +22,9 @@ export interface LocalS3 {
   close(): Promise<void>;
 }
 
-export async function startS3(bucket: string): Promise<LocalS3> {
+export async function startS3(...buckets: string[]): Promise<LocalS3> {
   const directory = await mkdtemp(join(tmpdir(), 'glance-s3-'));
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, configureBuckets: buckets.map((name) => ({ name })) });
   const { port } = await server.run();
   return {
     endpoint: `http://127.0.0.1:${port}`,

@@ -6,7 +6,7 @@
  * would trample.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -14,6 +14,7 @@ import { Request } from '@ghostery/adblocker';
 import { PuppeteerBlocker } from '@ghostery/adblocker-puppeteer';
 import { describeBundle } from './bundle.ts';
 import { describeOperability } from './operability.ts';
+import { describeSimulatedLambda } from './simulated.ts';
 import { describeSpend } from './spend.ts';
 import { ACCOUNT, REGION, synth, type Synthesized } from './synth.ts';
 import { list, render, resource, resources, roleStatements, type Statement } from './template.ts';
@@ -101,7 +102,8 @@ describe('the API function', () => {
 
   test('has the Chromium layer attached, holding @sparticuz/chromium where lib/browser/launch.ts imports it', () => {
     const [layerId, layer] = resource(prod.template, 'AWS::Lambda::LayerVersion', 'ChromiumLayer');
-    assert.deepEqual(fnOf(prod)[1].Properties.Layers.map(render), [`<${layerId}>`]);
+    const fontsId = idOf(prod, 'AWS::Lambda::LayerVersion', 'FontsLayer');
+    assert.deepEqual(fnOf(prod)[1].Properties.Layers.map(render), [`<${layerId}>`, `<${fontsId}>`]);
     assert.deepEqual(layer.Properties.CompatibleRuntimes, ['nodejs22.x', 'nodejs24.x']);
     const staged = prod.assetDir(layer.Properties.Content.S3Key);
     const launch = readFileSync(new URL('../../lib/browser/launch.ts', import.meta.url), 'utf8');
@@ -109,6 +111,27 @@ describe('the API function', () => {
     assert.ok(modulePath, 'launch.ts names the layer module by path');
     assert.ok(existsSync(join(staged, modulePath)), `the layer holds /opt/${modulePath}`);
     assert.ok(statSync(join(staged, 'nodejs/node_modules/@sparticuz/chromium/bin/chromium.br')).size > 10_000_000, 'with the Chromium binary');
+  });
+
+  test('has the fonts layer attached: Noto for each script at /opt/fonts, where the Chromium layer\'s fontconfig looks', () => {
+    const staged = prod.assetDir(resource(prod.template, 'AWS::Lambda::LayerVersion', 'FontsLayer')[1].Properties.Content.S3Key);
+    const files = readdirSync(join(staged, 'fonts'));
+    for (const family of ['NotoSansHans', 'NotoSansHant', 'NotoSansJP', 'NotoSansKR', 'NotoNaskhArabic', 'NotoSansHebrew', 'NotoSansDevanagari', 'NotoSansThai', 'noto-color-emoji']) {
+      assert.ok(files.some((name) => name.startsWith(family) && /\.(otf|ttf)$/.test(name)), `${family} in ${files.join(', ')}`);
+    }
+    assert.ok(readdirSync(join(staged, 'fonts', 'licenses')).length >= 9, 'each package\'s font licence ships with it');
+  });
+
+  test('the function and its layers fit Lambda\'s 250 MB unzipped limit', (t) => {
+    const folderBytes = (dir: string): number =>
+      readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
+    const code = folderBytes(prod.assetDir(fnOf(prod)[1].Properties.Code.S3Key));
+    const layers = Object.entries(resources(prod.template, 'AWS::Lambda::LayerVersion')).map(([id, layer]) => [id, folderBytes(prod.assetDir(layer.Properties.Content.S3Key))] as const);
+    const total = code + layers.reduce((sum, [, bytes]) => sum + bytes, 0);
+    const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
+    t.diagnostic(`function ${mb(code)}, ${layers.map(([id, bytes]) => `${id.replace(/[0-9A-F]{8}$/, '')} ${mb(bytes)}`).join(', ')}: ${mb(total)} of 262.1 MB`);
+    // Lambda's limit is 250 MiB (262 144 000 bytes) for the function and all its layers, unzipped.
+    assert.ok(total < 262_144_000, mb(total));
   });
 
   test('gets its buckets and CDN address from the resources, and only the settings meant for it', () => {
@@ -288,3 +311,4 @@ describe('the CloudFront distributions', () => {
 describeSpend(() => ({ prod, dev }));
 describeOperability(() => ({ prod, dev }));
 describeBundle(() => prod);
+describeSimulatedLambda(() => prod);

@@ -104,3 +104,7 @@ test("the deployer's adblock lists are files that exist, kept as absolute paths"
   assert.deepEqual(readSettings('dev', { GLANCE_ADBLOCK_LISTS: `${relative(process.cwd(), here)}, ${here}` }).adblockLists, [here, here]);
   assert.throws(() => readSettings('dev', { GLANCE_ADBLOCK_LISTS: '/nowhere/easylist.txt' }), (error: Error) => error instanceof SettingsError && /GLANCE_ADBLOCK_LISTS/.test(error.message));
 });
+
+test("the Chromium launch mode passes through to the function, which validates it (lib/config.ts)", () => {
+  assert.deepEqual(readSettings('dev', { GLANCE_CHROMIUM_MODE: 'multi' }).passThrough, { GLANCE_CHROMIUM_MODE: 'multi' });
+});

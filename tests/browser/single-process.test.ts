@@ -1,0 +1,87 @@
+/**
+ * GLANCE_CHROMIUM_MODE=single: Chromium with `--single-process`, where only the default context works, so each
+ * page gets a browser of its own. Checked here with Debian's Chromium; the simulated Lambda runs the layer's
+ * (tests/stacks/bundle.ts). What must hold: pages render, the address rules still apply through the page's proxy,
+ * nothing a page stores reaches the next one, a crash ends only its page, and no browser outlives its page.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, test } from 'node:test';
+import type { Renderer } from '../../lib/browser/index.ts';
+import { html, startServer, type TestServer } from '../helpers/server.ts';
+import { chromiumChildren, codeOf, pixel, png, render, testRenderer } from './helpers.ts';
+
+const GREEN = '<!doctype html><title>ok</title><style>body{margin:0;background:rgb(0,128,0)}</style>';
+
+/** Waits for this process's Chromium children to be gone (a page's browser closes just after its answer). */
+async function noChromiumLeft(): Promise<Set<number>> {
+  for (let i = 0; i < 40 && chromiumChildren().size > 0; i++) await sleep(100);
+  return chromiumChildren();
+}
+
+describe('single-process mode', () => {
+  let site: TestServer;
+  let renderer: Renderer;
+  before(async () => {
+    site = await startServer({
+      '/': html(GREEN),
+      '/store': html(`${GREEN}<script>document.cookie = 'seen=yes; max-age=3600'; localStorage.setItem('seen', 'yes')</script>`, {
+        'set-cookie': 'served=yes; Max-Age=3600',
+      }),
+      '/read': (req, res) => {
+        const cookie = req.headers.cookie ?? 'none';
+        res.writeHead(200, { 'content-type': 'text/html' }).end(
+          `<title>read</title><p id="cookie">${cookie}</p><p id="storage"></p><script>document.getElementById('storage').textContent = localStorage.getItem('seen') ?? 'none'</script>`,
+        );
+      },
+      '/private-image': html(`${GREEN}<img src="http://10.0.0.1/pixel.png">`),
+      '/hang.png': () => undefined,
+      '/stalls': html(`${GREEN}<img src="/hang.png">`),
+    });
+    renderer = testRenderer('127.0.0.1', undefined, { GLANCE_CHROMIUM_MODE: 'single' });
+  });
+  after(async () => {
+    await renderer.close();
+    await site.close();
+  });
+
+  test('renders a page, and closes its browser after it', async () => {
+    const result = await render(renderer, `${site.url}/`, 'screenshot');
+    assert.deepEqual(pixel(png(result.screenshot!.body), 10, 10), [0, 128, 0, 255]);
+    assert.equal(result.timings.launch, undefined, 'the launch is part of opening the page');
+    assert.deepEqual([...(await noChromiumLeft())], []);
+  });
+
+  test('nothing a page stores (cookies, local storage) reaches the next page', async () => {
+    await render(renderer, `${site.url}/store`, '', { capture: { html: true } });
+    const result = await render(renderer, `${site.url}/read`, '', { capture: { html: true } });
+    assert.match(result.html ?? '', /<p id="cookie">none<\/p>/);
+    assert.match(result.html ?? '', /<p id="storage">none<\/p>/);
+  });
+
+  test("the page's requests go through its guarded proxy: a private address is refused", async () => {
+    const result = await render(renderer, `${site.url}/private-image`, 'screenshot');
+    assert.ok(result.screenshot);
+    assert.deepEqual(result.refused, ['http://10.0.0.1/pixel.png']);
+  });
+
+  test('a browser that dies under its page fails that page alone (EPAGECRASH, not retried); the next page renders', async () => {
+    const rendering = codeOf(render(renderer, `${site.url}/stalls`, 'screenshot&waitUntil=load', { timeout: 8000 }));
+    for (let i = 0; i < 50 && !site.hits.includes('/hang.png'); i++) await sleep(100);
+    const launched = chromiumChildren();
+    assert.equal(launched.size, 1, 'one browser, for the one page');
+    const [pid] = launched;
+    assert.ok(readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('--single-process'), 'launched with --single-process');
+    for (const pid of launched) process.kill(pid, 'SIGKILL');
+    assert.equal(await rendering, 'EPAGECRASH');
+    const again = await render(renderer, `${site.url}/`, 'screenshot');
+    assert.deepEqual(pixel(png(again.screenshot!.body), 10, 10), [0, 128, 0, 255]);
+  });
+
+  test('two pages at once get two browsers, and both finish', async () => {
+    const results = await Promise.all([1, 2].map(() => render(renderer, `${site.url}/`, 'screenshot')));
+    assert.equal(results.filter((result) => result.screenshot).length, 2);
+    assert.deepEqual([...(await noChromiumLeft())], []);
+  });
+});
