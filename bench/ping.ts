@@ -14,7 +14,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Budget } from '../lib/time/budget.ts';
 import { extractMetadata } from '../lib/extract/index.ts';
 import { MEDIA_FIELDS, type MediaField } from '../lib/data/fields.ts';
-import { pingMedia, probe } from '../lib/ping/index.ts';
+import { MAX_CANDIDATES, pingMedia, probe } from '../lib/ping/index.ts';
 import { startServer, html, type Route } from '../tests/helpers/server.ts';
 import { q, startService } from '../tests/helpers/service.ts';
 import * as make from '../tests/ping/fixtures.ts';
@@ -44,14 +44,17 @@ const after =
   };
 const gone: Route = (_req: IncomingMessage, res: ServerResponse) => void res.writeHead(404, { 'content-type': 'text/plain' }).end('gone');
 
-/** N URLs spread over the four fields, round robin: `/<field>/<i>-<ok|dead>.<ext>`; in `walk` only each field's last is ok. */
+/**
+ * N URLs spread over the four fields, round robin: `/<field>/<i>-<ok|dead>.<ext>`; in `walk` only the last candidate
+ * each field is allowed to try is ok (its MAX_CANDIDATES-th, or its last when it has fewer: the rest are dropped).
+ */
 function spread(n: number, walk: boolean, origin: string, tag: string): Record<MediaField, string[]> {
   const lists: Record<MediaField, string[]> = { image: [], logo: [], audio: [], video: [] };
   for (let i = 0; i < n; i++) lists[MEDIA_FIELDS[i % MEDIA_FIELDS.length]!].push('');
   for (const field of MEDIA_FIELDS) {
     const list = lists[field];
     lists[field] = list.map((_, i) => {
-      const ok = !walk || i === list.length - 1;
+      const ok = !walk || i === Math.min(list.length, MAX_CANDIDATES) - 1;
       return `${origin}/${field}/${i}-${ok ? 'ok' : 'dead'}.${BODIES[field].ext}?${tag}`;
     });
   }
@@ -110,7 +113,7 @@ export const ping: Part = async ({ smoke, log }) => {
   let tag = 0;
   for (const n of [10, 50]) {
     for (const walk of [false, true]) {
-      const name = `${n} URLs, ${walk ? 'all dead but the last of each field' : 'all reachable'}`;
+      const name = `${n} URLs, ${walk ? `all dead but the last tried of each field (≤ ${MAX_CANDIDATES} per field)` : 'all reachable'}`;
       const key = `n${n}.${walk ? 'walk' : 'reachable'}`;
       // pingMedia directly; every run on fresh URLs (nothing is cached between runs anyway without a PingCache).
       const before = server.hits.length;
