@@ -126,7 +126,9 @@ describe('the API function', () => {
     const folderBytes = (dir: string): number =>
       readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
     const code = folderBytes(prod.assetDir(fnOf(prod)[1].Properties.Code.S3Key));
-    const layers = Object.entries(resources(prod.template, 'AWS::Lambda::LayerVersion')).map(([id, layer]) => [id, folderBytes(prod.assetDir(layer.Properties.Content.S3Key))] as const);
+    // The function's own layers (CDK's deployment helper brings one of its own, zipped).
+    const all = resources(prod.template, 'AWS::Lambda::LayerVersion');
+    const layers = (fnOf(prod)[1].Properties.Layers as Array<{ Ref: string }>).map(({ Ref }) => [Ref, folderBytes(prod.assetDir(all[Ref]!.Properties.Content.S3Key))] as const);
     const total = code + layers.reduce((sum, [, bytes]) => sum + bytes, 0);
     const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
     t.diagnostic(`function ${mb(code)}, ${layers.map(([id, bytes]) => `${id.replace(/[0-9A-F]{8}$/, '')} ${mb(bytes)}`).join(', ')}: ${mb(total)} of 262.1 MB`);

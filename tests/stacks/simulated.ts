@@ -37,12 +37,20 @@ export function describeSimulatedLambda(built: () => Synthesized): void {
     const temporary: string[] = [];
     let task: string;
     let layers: string[];
+    /** The stack's settings the simulation keeps as they are (the prebuilt adblock engine, where /var/task has it). */
+    let stackEnv: Record<string, string>;
 
     before(async () => {
       const { template, assetDir } = built();
-      task = isolate(assetDir(resource(template, 'AWS::Lambda::Function', 'ApiFunction')[1].Properties.Code.S3Key), 'glance-sim-');
+      const [, fn] = resource(template, 'AWS::Lambda::Function', 'ApiFunction');
+      const variables = fn.Properties.Environment.Variables as Record<string, unknown>;
+      stackEnv = { GLANCE_ADBLOCK_ENGINE: String(variables.GLANCE_ADBLOCK_ENGINE) };
+      task = isolate(assetDir(fn.Properties.Code.S3Key), 'glance-sim-');
       temporary.push(dirname(task));
-      layers = Object.values(template.findResources('AWS::Lambda::LayerVersion')).map((layer) => assetDir(layer.Properties.Content.S3Key));
+      // The function's own layers, in its order (other functions of the stack, such as CDK's deployment helper,
+      // bring layers of their own).
+      const all = template.findResources('AWS::Lambda::LayerVersion');
+      layers = (fn.Properties.Layers as Array<{ Ref: string }>).map(({ Ref }) => assetDir(all[Ref]!.Properties.Content.S3Key));
       server = await startServer({ '/article': html(PAGE), '/scripts': html(SCRIPTS_PAGE) });
       s3 = await startS3(BUCKET, CACHE_BUCKET);
     });
@@ -67,6 +75,7 @@ export function describeSimulatedLambda(built: () => Synthesized): void {
             task,
             layers,
             env: {
+              ...stackEnv,
               GLANCE_CHROMIUM_MODE: mode,
               GLANCE_ALLOW_HOSTS: '127.0.0.1',
               GLANCE_CHROMIUM_ARGS: JSON.stringify(TEST_BROWSER_ARGS),
