@@ -43,10 +43,12 @@ function createConverter(): TurndownService {
   return service;
 }
 
-const converter = createConverter();
+/** Made on the first conversion, not at import: the import is on every request's cold path, Markdown is not. */
+let converter: TurndownService | undefined;
 
 /** Markdown of the nodes given (an element's children, or a whole main-content copy). */
 export function toMarkdown(nodes: AnyNode | AnyNode[], pageBase: string): string {
   base = pageBase;
+  converter ??= createConverter();
   return converter.turndown(render(nodes)).trim();
 }
