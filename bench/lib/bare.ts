@@ -50,13 +50,13 @@ export async function launchBare(): Promise<Bare> {
   }
 
   /** The same framing document Glance renders (lib/browser/overlay.ts), drawn by a second bare page. */
-  async function renderHtml(html: string, viewport: { width: number; height: number; deviceScaleFactor: number }, options: { omitBackground?: boolean }) {
+  async function renderHtml(html: string, viewport: { width: number; height: number; deviceScaleFactor: number }) {
     const context = await browser.createBrowserContext();
     try {
       const page = await context.newPage();
       await page.setViewport(viewport);
       await page.setContent(html, { waitUntil: 'load' });
-      return Buffer.from(await page.screenshot({ type: 'png', omitBackground: options.omitBackground ?? false }));
+      return Buffer.from(await page.screenshot({ type: 'png' }));
     } finally {
       await context.close();
     }
@@ -68,7 +68,7 @@ export async function launchBare(): Promise<Bare> {
       const body = await shoot(url, fullPage);
       if (!overlay) return body;
       const capture: Capture = { body, type: 'png', ...pngSize(body) };
-      const framed = await applyOverlay(capture, overlay, VIEWPORT.deviceScaleFactor, undefined, {
+      const framed = await applyOverlay(capture, overlay, VIEWPORT.deviceScaleFactor, { type: 'png', quality: 80 }, {
         renderHtml,
         fetchImage: () => Promise.reject(new Error('the benchmark overlay uses a CSS background')),
       });

@@ -7,6 +7,8 @@ import type { Budget } from '../time/budget.ts';
 import { ELEMENT_MARGIN_MS, ELEMENT_WAIT_MS } from '../time/limits.ts';
 import { GlanceError, invalidParam } from '../errors.ts';
 import { rasterSize } from '../media/dimensions.ts';
+import { encode } from '../media/encode.ts';
+import { loadSharp } from '../media/sharp.ts';
 import type { PdfOptions, ScreenshotOptions, ScreenshotType } from '../query/options.ts';
 import { settle } from './actions.ts';
 import type { Viewport } from './devices.ts';
@@ -30,11 +32,22 @@ export interface Screenshot {
  */
 export const FULL_PAGE_MAX_PIXELS = 16_384;
 
-const encoding = (options: ScreenshotOptions): PuppeteerScreenshotOptions => ({
-  type: options.type,
-  ...(options.type === 'jpeg' ? { quality: options.quality } : {}),
-  omitBackground: options.omitBackground,
-});
+/**
+ * Chromium encodes PNG and JPEG itself (bench/screenshot.ts's encode table: as fast as re-encoding with sharp, and
+ * no larger). When sharp writes the final image — an overlay, or WebP, which libwebp in sharp encodes at effort 2
+ * faster than Chromium's WebP — Chromium hands over a lossless PNG made for speed (zlib's fastest level, no
+ * filtering: half the encoding time, three times the bytes, decoded again at once).
+ */
+const reencoded = (options: ScreenshotOptions): boolean => options.overlay !== undefined || options.type === 'webp';
+
+const encoding = (options: ScreenshotOptions): PuppeteerScreenshotOptions =>
+  reencoded(options)
+    ? { type: 'png', optimizeForSpeed: true, omitBackground: options.omitBackground }
+    : {
+        type: options.type,
+        ...(options.type === 'jpeg' ? { quality: options.quality } : {}),
+        omitBackground: options.omitBackground,
+      };
 
 async function elementClip(open: OpenPage, selector: string, budget: Budget) {
   const { page } = open;
@@ -76,10 +89,13 @@ export async function screenshot(open: OpenPage, options: ScreenshotOptions, vie
     await settle(open, scrollY, scrollY + viewport.height, budget);
   }
   open.phase = 'while capturing the screenshot';
-  const body = Buffer.from(await page.screenshot(capture));
-  const size = rasterSize(body);
+  const captured = Buffer.from(await page.screenshot(capture));
+  const size = rasterSize(captured);
   if (!size) throw new Error('Chromium returned an image whose size cannot be read');
-  return { body, type: options.type, ...size, deviceScaleFactor: viewport.deviceScaleFactor };
+  // An overlay encodes the framed image itself (lib/browser/overlay.ts); a plain WebP is encoded here.
+  const type = options.overlay ? 'png' : options.type;
+  const body = type === 'webp' ? await encode((await loadSharp())(captured), { type, quality: options.quality }) : captured;
+  return { body, type, ...size, deviceScaleFactor: viewport.deviceScaleFactor };
 }
 
 /** Chromium's words for a page range it cannot print. */

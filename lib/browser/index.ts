@@ -13,6 +13,7 @@ import { GlanceError } from '../errors.ts';
 import type { Redirect } from '../fetch/index.ts';
 import type { Resolver } from '../guard/lookup.ts';
 import type { Outbound } from '../guard/outbound.ts';
+import type { Encoding } from '../media/encode.ts';
 import { DEFAULTS, type LighthouseOptions, type Options, type OverlayOptions, type ScreenshotOptions } from '../query/options.ts';
 import { checkSelectors, prepare, settle } from './actions.ts';
 import { adblocker, enableAdblock } from './adblock.ts';
@@ -208,7 +209,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
         if (shot && language) await showCode(open, language, shot.codeScheme, budget);
         if (shot) {
           const captured = await screenshot(open, shot, emulation.viewport, budget);
-          result.screenshot = shot.overlay ? await frame(open, captured, shot.overlay, shot.quality, budget, outbound) : captured;
+          result.screenshot = shot.overlay ? await frame(open, captured, shot.overlay, { type: shot.type, quality: shot.quality }, budget, outbound) : captured;
         }
         if (capture.pdf) result.pdf = await printPdf(open, options.pdf || pdfDefaults(), budget);
         lap('capture');
@@ -247,8 +248,11 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
     });
   }
 
-  /** The overlay (lib/browser/overlay.ts), drawn in the capture's own page: no second page, context or proxy. */
-  async function frame(open: OpenPage, capture: Screenshot, overlay: OverlayOptions, quality: number, budget: Budget, outbound: Outbound | undefined): Promise<Screenshot> {
+  /**
+   * The overlay (lib/browser/overlay.ts), composed around the capture by sharp. A background only Chromium can paint
+   * is painted in the capture's own page, which is done with: no second page, context or proxy.
+   */
+  async function frame(open: OpenPage, capture: Screenshot, overlay: OverlayOptions, output: Encoding, budget: Budget, outbound: Outbound | undefined): Promise<Screenshot> {
     const fetchImage = imageFetcher({
       policy: config.policy,
       budget,
@@ -257,19 +261,19 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
       resolver,
       outbound,
     });
-    const renderHtml: OverlayDeps['renderHtml'] = async (html, viewport, options) => {
+    const renderHtml: OverlayDeps['renderHtml'] = async (html, viewport) => {
       const { page } = open;
-      open.phase = 'while drawing the overlay';
-      // The overlay document is inert (its CSP allows data: images only); a page with scripts off draws it too.
+      open.phase = 'while drawing the overlay background';
+      // The document is inert (its CSP allows data: images only); a page with scripts off draws it too.
       await page.setJavaScriptEnabled(true);
       await page.goto('about:blank', { timeout: Math.max(1, budget.remaining()) });
       await page.setViewport(clampViewport({ ...viewport, isMobile: false, hasTouch: false, isLandscape: false }));
       await page.setContent(html, { waitUntil: 'load', timeout: Math.max(1, budget.remaining()) });
       await settle(open, 0, viewport.height, budget);
-      const { type, quality, omitBackground = false } = options;
-      return Buffer.from(await page.screenshot({ type, omitBackground, ...(type === 'jpeg' && quality !== undefined ? { quality } : {}) }));
+      return Buffer.from(await page.screenshot({ type: 'png', optimizeForSpeed: true }));
     };
-    const framed = await applyOverlay(capture, overlay, capture.deviceScaleFactor, quality, { renderHtml, fetchImage });
+    open.phase = 'while drawing the overlay';
+    const framed = await applyOverlay(capture, overlay, capture.deviceScaleFactor, output, { renderHtml, fetchImage });
     return { ...framed, deviceScaleFactor: 1 };
   }
 

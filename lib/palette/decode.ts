@@ -5,7 +5,8 @@
  * decoder, so a 12-megapixel photo never exists at full size — that is what brings its palette under 50 ms
  * (bench/palette). sharp is imported on first use only, so a request without `palette` never loads libvips.
  */
-import type { Sharp, SharpOptions } from 'sharp';
+import type { SharpOptions } from 'sharp';
+import { loadSharp } from '../media/sharp.ts';
 import { sniff, type Sniffed } from '../media/sniff.ts';
 
 export interface Pixels {
@@ -23,23 +24,6 @@ export const MAX_DECODE_PIXELS = 40_000_000;
  * arbitrary site costs more than its colours are worth, and its colours are in the markup anyway.
  */
 const DECODED: ReadonlySet<Sniffed> = new Set(['jpg', 'png', 'webp', 'gif', 'avif']);
-
-type SharpFactory = (input: Buffer, options: SharpOptions) => Sharp;
-
-let loaded: Promise<SharpFactory> | undefined;
-
-function loadSharp(): Promise<SharpFactory> {
-  loaded ??= import('sharp').then(({ default: sharp }) => {
-    // libvips' operation cache keeps recent inputs and results for reuse; every image here is new, so it would
-    // only hold memory.
-    sharp.cache(false);
-    return sharp;
-  });
-  loaded.catch(() => {
-    loaded = undefined;
-  });
-  return loaded;
-}
 
 /**
  * The pixels of a JPEG, PNG, WebP, GIF (first frame) or AVIF, scaled down to at most `maxPixels` (aspect kept);

@@ -21,7 +21,7 @@ export interface OverlayOptions {
   readonly background: string | undefined;
 }
 
-export type ScreenshotType = 'png' | 'jpeg';
+export type ScreenshotType = 'png' | 'jpeg' | 'webp';
 
 /**
  * `screenshot.codeScheme`: the themes of the prism-themes package plus Prism's own, by Microlink's identifiers
@@ -39,7 +39,7 @@ export type CodeScheme = (typeof CODE_SCHEMES)[number];
 
 export interface ScreenshotOptions {
   readonly type: ScreenshotType;
-  /** JPEG quality, 0–100; ignored for png. */
+  /** JPEG and WebP quality, 0–100; ignored for png. */
   readonly quality: number;
   readonly fullPage: boolean;
   /** CSS selector to wait for and clip the capture to. */

@@ -17,7 +17,8 @@ import {
 import { child, feature, flag, numberIn, oneOf, text, type Found } from './read.ts';
 import type { QueryNode } from './tree.ts';
 
-const TYPES: readonly ScreenshotType[] = ['png', 'jpeg'];
+// `webp` is Glance's (Microlink takes png and jpeg).
+const TYPES: readonly ScreenshotType[] = ['png', 'jpeg', 'webp'];
 const BROWSERS: readonly OverlayBrowser[] = ['light', 'dark'];
 
 function readOverlay({ node, name }: Found): OverlayOptions | undefined {

@@ -6,6 +6,7 @@ import { Budget } from '../../lib/time/budget.ts';
 import { GlanceError } from '../../lib/errors.ts';
 import { AddressPolicy } from '../../lib/fetch/index.ts';
 import { applyOverlay, imageFetcher, type Capture, type OverlayDeps } from '../../lib/browser/overlay.ts';
+import type { Encoding } from '../../lib/media/encode.ts';
 import type { OverlayOptions } from '../../lib/query/options.ts';
 import { launchBareBrowser } from '../helpers/browser.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
@@ -67,13 +68,13 @@ function jpegSize(body: Buffer): { width: number; height: number } {
   throw new Error('no start-of-frame segment');
 }
 
-const renderHtml: OverlayDeps['renderHtml'] = async (html, viewport, options) => {
+const renderHtml: OverlayDeps['renderHtml'] = async (html, viewport) => {
   renders++;
   const page = await browser.newPage();
   try {
     await page.setViewport(viewport);
     await page.setContent(html, { waitUntil: 'load' });
-    return Buffer.from(await page.screenshot(options));
+    return Buffer.from(await page.screenshot({ type: 'png' }));
   } finally {
     await page.close();
   }
@@ -94,8 +95,8 @@ const localDeps: OverlayDeps = {
   fetchImage: imageFetcher(fetchOptions(AddressPolicy.fromSetting('127.0.0.1'))),
 };
 
-const framed = (input: Capture, options: OverlayOptions, scale = 1, deps = localDeps, quality?: number) =>
-  applyOverlay(input, options, scale, quality, deps);
+const framed = (input: Capture, options: OverlayOptions, scale = 1, deps = localDeps, output: Encoding = { type: 'png', quality: 80 }) =>
+  applyOverlay(input, options, scale, output, deps);
 
 const overlay = (browserTheme: OverlayOptions['browser'], background?: string): OverlayOptions => ({
   browser: browserTheme,
@@ -264,7 +265,7 @@ describe('output format', () => {
     const body = Buffer.from(await page.screenshot({ type: 'jpeg', quality: 90 }));
     await page.close();
     const input: Capture = { body, type: 'jpeg', width: 400, height: 300 };
-    const result = await framed(input, overlay('light', '#ffffff'), 1, localDeps, 70);
+    const result = await framed(input, overlay('light', '#ffffff'), 1, localDeps, { type: 'jpeg', quality: 70 });
     assert.equal(result.type, 'jpeg');
     assert.deepEqual([...result.body.subarray(0, 3)], [0xff, 0xd8, 0xff], 'JPEG magic bytes');
     assert.deepEqual(jpegSize(result.body), { width: result.width, height: result.height });

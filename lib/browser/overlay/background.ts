@@ -1,6 +1,7 @@
 /**
- * What the framed capture stands on: a CSS colour or gradient (written into the overlay's style sheet), or an
- * image fetched under the address rules and inlined, so the overlay document itself never touches the network.
+ * What the framed capture stands on: a CSS colour or gradient (painted by lib/browser/overlay/paint.ts, or written
+ * into a style sheet for Chromium), or an image fetched under the address rules, so drawing never touches the
+ * network.
  */
 import { GlanceError } from '../../errors.ts';
 import { fetchPage, type FetchOptions } from '../../fetch/index.ts';
@@ -10,7 +11,7 @@ import { isHttpUrl } from '../../query/css.ts';
 
 const PARAM = 'screenshot.overlay.background';
 
-function refused(reason: string): GlanceError {
+export function refused(reason: string): GlanceError {
   return new GlanceError('EINVALOVERLAYBG', `The \`${PARAM}\` parameter is invalid: ${reason}.`, {
     data: { [PARAM]: reason },
   });

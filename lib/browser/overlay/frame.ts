@@ -1,7 +1,7 @@
 /**
  * The browser window Glance draws around a capture: a title bar with the three window buttons, back/forward
- * arrows and an address field with a padlock, in a light and a dark theme. It is our own artwork in plain
- * CSS and inline SVG, so rendering it needs nothing from the network.
+ * arrows and an address field with a padlock, in a light and a dark theme. It is our own artwork, one SVG
+ * document rasterised by librsvg (sharp's SVG input), so drawing it needs neither the network nor a browser.
  *
  * Sizes are design pixels multiplied by the capture's device scale factor (`scale`) and rounded, so the
  * window is drawn at the capture's own resolution and the capture itself is never resampled.
@@ -69,18 +69,18 @@ const RELOAD = 12;
 /** Corner radius of the window (and of a capture shown without one). */
 export const RADIUS = 10;
 
-const chevron = (points: string, color: string, width: number, height: number): string =>
-  `<svg width="${width}" height="${height}" viewBox="0 0 9 14" aria-hidden="true">` +
+const chevron = (x: number, y: number, points: string, color: string, width: number, height: number): string =>
+  `<svg x="${x}" y="${y}" width="${width}" height="${height}" viewBox="0 0 9 14">` +
   `<path d="${points}" fill="none" stroke="${color}" stroke-width="1.9" stroke-linecap="round"` +
   ` stroke-linejoin="round"/></svg>`;
 
-const padlock = (color: string, width: number, height: number): string =>
-  `<svg width="${width}" height="${height}" viewBox="0 0 10 12" aria-hidden="true">` +
+const padlock = (x: number, y: number, color: string, width: number, height: number): string =>
+  `<svg x="${x}" y="${y}" width="${width}" height="${height}" viewBox="0 0 10 12">` +
   `<path d="M2.6 5.6V3.9a2.4 2.4 0 0 1 4.8 0v1.7" fill="none" stroke="${color}" stroke-width="1.4"/>` +
   `<rect x="1" y="5.4" width="8" height="6.2" rx="1.4" fill="${color}"/></svg>`;
 
-const reload = (color: string, size: number): string =>
-  `<svg width="${size}" height="${size}" viewBox="0 0 12 12" aria-hidden="true">` +
+const reload = (x: number, y: number, color: string, size: number): string =>
+  `<svg x="${x}" y="${y}" width="${size}" height="${size}" viewBox="0 0 12 12">` +
   `<path d="M10 6.2A4 4 0 1 1 8.7 3" fill="none" stroke="${color}" stroke-width="1.3" stroke-linecap="round"/>` +
   `<path d="M9.6 0.9v2.7H6.9" fill="none" stroke="${color}" stroke-width="1.3" stroke-linecap="round"` +
   ` stroke-linejoin="round"/></svg>`;
@@ -88,59 +88,86 @@ const reload = (color: string, size: number): string =>
 export interface TitleBar {
   /** Pixels. */
   readonly height: number;
-  readonly css: string;
-  readonly html: string;
+  /** An SVG document `width` × `height` pixels. */
+  readonly svg: string;
 }
 
-/** The title bar for a window `width` pixels wide; class names are prefixed `bar` to keep clear of the page. */
+/**
+ * The title bar for a window `width` pixels wide. The geometry is the flex layout the bar had as an HTML document
+ * (items centred on the bar's content box, above its bottom border), worked out here in whole pixels.
+ */
 export function titleBar(theme: OverlayBrowser, scale: number, width: number): TitleBar {
   const px = (design: number): number => Math.max(1, Math.round(design * scale));
   const palette = PALETTES[theme];
   const height = px(BAR_HEIGHT);
+  const divider = px(0.5);
+  const middle = (height - divider) / 2;
+  const centred = (size: number): number => middle - size / 2;
   const buttonsEnd = px(EDGE) + 3 * px(BUTTON) + 2 * px(BUTTON_GAP);
-  const arrowsEnd = buttonsEnd + px(ARROW_GAP) + 2 * px(ARROW_WIDTH) + px(ARROW_GAP / 2);
+  const arrowsStart = buttonsEnd + px(ARROW_GAP);
+  const arrowsEnd = arrowsStart + 2 * px(ARROW_WIDTH) + px(ARROW_GAP / 2);
   // The field is centred on the window, as browsers do, and shrinks (then goes) rather than cover the buttons.
   const fieldWidth = Math.min(px(FIELD_MAX), Math.round(width * 0.5), width - 2 * (arrowsEnd + px(EDGE)));
   const showField = fieldWidth >= px(80);
   const showArrows = width >= arrowsEnd + px(EDGE);
 
-  const css = `
-.bar { position: relative; height: ${height}px; box-sizing: border-box; display: flex; align-items: center;
-  background: linear-gradient(${palette.barTop}, ${palette.barBottom});
-  border-bottom: ${px(0.5)}px solid ${palette.divider}; }
-.bar-buttons { position: absolute; left: ${px(EDGE)}px; display: flex; gap: ${px(BUTTON_GAP)}px; }
-.bar-button { width: ${px(BUTTON)}px; height: ${px(BUTTON)}px; border-radius: 50%; box-sizing: border-box;
-  border: ${px(0.5)}px solid; }
-.bar-arrows { position: absolute; left: ${buttonsEnd + px(ARROW_GAP)}px; display: flex; gap: ${px(ARROW_GAP / 2)}px; }
-.bar-arrows svg { display: block; }
-.bar-field { position: absolute; left: ${Math.round((width - fieldWidth) / 2)}px; width: ${fieldWidth}px;
-  height: ${px(FIELD_HEIGHT)}px; border-radius: ${px(FIELD_HEIGHT / 2)}px; background: ${palette.field};
-  box-shadow: 0 0 0 ${px(0.5)}px ${palette.fieldRing}; display: flex; align-items: center; justify-content: center; }
-.bar-field svg { display: block; }
-.bar-reload { position: absolute; right: ${px(FIELD_HEIGHT / 2 - RELOAD / 2 + 2)}px; }`;
-
-  const buttons = palette.buttons
-    .map(([fill, edge]) => `<div class="bar-button" style="background:${fill};border-color:${edge}"></div>`)
-    .join('');
-  const arrows = showArrows
-    ? `<div class="bar-arrows">${chevron('M7 2 2 7l5 5', palette.icon, px(ARROW_WIDTH), px(ARROW_HEIGHT))}` +
-      `${chevron('M2 2l5 5-5 5', palette.iconDim, px(ARROW_WIDTH), px(ARROW_HEIGHT))}</div>`
-    : '';
-  const field = showField
-    ? `<div class="bar-field">${padlock(palette.icon, px(LOCK_WIDTH), px(LOCK_HEIGHT))}` +
-      `<div class="bar-reload">${reload(palette.icon, px(RELOAD))}</div></div>`
-    : '';
-  const html = `<div class="bar"><div class="bar-buttons">${buttons}</div>${arrows}${field}</div>`;
-  return { height, css, html };
+  const parts = [
+    `<defs><linearGradient id="bar" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="${palette.barTop}"/>` +
+      `<stop offset="1" stop-color="${palette.barBottom}"/></linearGradient></defs>`,
+    `<rect width="${width}" height="${height - divider}" fill="url(#bar)"/>`,
+    `<rect y="${height - divider}" width="${width}" height="${divider}" fill="${palette.divider}"/>`,
+  ];
+  const button = px(BUTTON);
+  const edge = px(0.5);
+  palette.buttons.forEach(([fill, stroke], i) => {
+    const cx = px(EDGE) + i * (button + px(BUTTON_GAP)) + button / 2;
+    // A CSS border sits inside the box: the stroke's centre line is half its width in from the edge.
+    parts.push(
+      `<circle cx="${cx}" cy="${middle}" r="${button / 2}" fill="${stroke}"/>` +
+        `<circle cx="${cx}" cy="${middle}" r="${button / 2 - edge}" fill="${fill}"/>`,
+    );
+  });
+  if (showArrows) {
+    const [w, h] = [px(ARROW_WIDTH), px(ARROW_HEIGHT)];
+    parts.push(chevron(arrowsStart, centred(h), 'M7 2 2 7l5 5', palette.icon, w, h));
+    parts.push(chevron(arrowsStart + w + px(ARROW_GAP / 2), centred(h), 'M2 2l5 5-5 5', palette.iconDim, w, h));
+  }
+  if (showField) {
+    const x = Math.round((width - fieldWidth) / 2);
+    const h = px(FIELD_HEIGHT);
+    const y = centred(h);
+    const ring = px(0.5);
+    parts.push(
+      `<rect x="${x - ring}" y="${y - ring}" width="${fieldWidth + 2 * ring}" height="${h + 2 * ring}"` +
+        ` rx="${px(FIELD_HEIGHT / 2) + ring}" fill="${palette.fieldRing}"/>` +
+        `<rect x="${x}" y="${y}" width="${fieldWidth}" height="${h}" rx="${px(FIELD_HEIGHT / 2)}" fill="${palette.field}"/>`,
+    );
+    const [lockWidth, lockHeight] = [px(LOCK_WIDTH), px(LOCK_HEIGHT)];
+    parts.push(padlock(x + (fieldWidth - lockWidth) / 2, centred(lockHeight), palette.icon, lockWidth, lockHeight));
+    const size = px(RELOAD);
+    parts.push(reload(x + fieldWidth - px(FIELD_HEIGHT / 2 - RELOAD / 2 + 2) - size, centred(size), palette.icon, size));
+  }
+  const svg =
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+    `${parts.join('')}</svg>`;
+  return { height, svg };
 }
 
-/** The window's outline and drop shadow, for a window (or a bare capture) standing on a background. */
-export function windowShadow(theme: OverlayBrowser | undefined, scale: number): string {
+export interface Shadow {
+  readonly x: number;
+  readonly y: number;
+  readonly blur: number;
+  readonly spread: number;
+  /** An rgba() colour. */
+  readonly color: string;
+}
+
+/** The window's outline and drop shadows (CSS box-shadow terms), for a window or bare capture on a background. */
+export function windowShadow(theme: OverlayBrowser | undefined, scale: number): readonly Shadow[] {
   const px = (design: number): number => Math.max(1, Math.round(design * scale));
-  const ring = theme ? PALETTES[theme].ring : 'rgba(0,0,0,0.12)';
   return [
-    `0 0 0 ${px(0.5)}px ${ring}`,
-    `0 ${px(2)}px ${px(6)}px rgba(0,0,0,0.14)`,
-    `0 ${px(18)}px ${px(48)}px rgba(0,0,0,0.28)`,
-  ].join(', ');
+    { x: 0, y: 0, blur: 0, spread: px(0.5), color: theme ? PALETTES[theme].ring : 'rgba(0,0,0,0.12)' },
+    { x: 0, y: px(2), blur: px(6), spread: 0, color: 'rgba(0,0,0,0.14)' },
+    { x: 0, y: px(18), blur: px(48), spread: 0, color: 'rgba(0,0,0,0.28)' },
+  ];
 }
