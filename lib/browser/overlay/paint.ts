@@ -1,5 +1,5 @@
 /**
- * A CSS background (a colour, or a linear gradient) painted straight into RGB pixels, as Chromium paints a page's
+ * A CSS background (a colour, or a linear gradient) painted straight into RGBA pixels, as Chromium paints a page's
  * background: on its white canvas. Compositing over white is linear in premultiplied colour, so a gradient of
  * translucent stops interpolated the CSS way (premultiplied) equals the same gradient of the stops' colours over
  * white: every stop is resolved to an opaque colour first and the ramp is plain interpolation.
@@ -129,7 +129,10 @@ function ramp(stops: readonly Stop[], size: number): Uint8Array {
 
 const RAMP_SIZE = 4096;
 
-async function linearGradient(sharp: SharpFactory, repeating: boolean, body: string, width: number, height: number): Promise<Painted | undefined> {
+/** One RGBA pixel as a 32-bit word in the machine's byte order. */
+const rgba = (r: number, g: number, b: number): number => new Uint32Array(new Uint8Array([r, g, b, 255]).buffer)[0]!;
+
+async function linearGradient(sharp: SharpFactory, repeating: boolean, body: string, width: number, height: number, hole: Hole | undefined): Promise<Painted | undefined> {
   const parts = splitTop(body, /,/);
   const first = parts[0] ?? '';
   const explicit = /^(to\s|-?\d*\.?\d+(deg|grad|rad|turn)$)/i.test(first);
@@ -141,32 +144,50 @@ async function linearGradient(sharp: SharpFactory, repeating: boolean, body: str
   if (!stops) return undefined;
   const start = stops[0]!.at!;
   const span = stops[stops.length - 1]!.at! - start;
-  const table = ramp(stops, RAMP_SIZE);
-  const data = Buffer.allocUnsafe(width * height * 3);
-  // Position along the line of a pixel's centre, measured from the line's start (the box's centre minus half).
-  const origin = -(width / 2) * ux - (height / 2) * uy + length / 2 - start;
+  // All stops at one place: a hard edge with nothing between, which Chromium draws.
+  if (span <= 0) return undefined;
+  const table = new Uint32Array(RAMP_SIZE);
+  const colours = ramp(stops, RAMP_SIZE);
+  for (let i = 0; i < RAMP_SIZE; i++) table[i] = rgba(colours[i * 3]!, colours[i * 3 + 1]!, colours[i * 3 + 2]!);
+  const data = Buffer.allocUnsafe(width * height * 4);
+  const pixels = new Uint32Array(data.buffer, data.byteOffset, width * height);
+  // Position along the line of a pixel's centre, measured from the first stop, in ramp entries.
+  const perPixel = span > 0 ? (RAMP_SIZE - 1) / span : 0;
+  const origin = (-(width / 2) * ux - (height / 2) * uy + length / 2 - start + 0.5 * ux) * perPixel;
+  const step = ux * perPixel;
   const last = RAMP_SIZE - 1;
   let offset = 0;
   for (let y = 0; y < height; y++) {
-    let along = origin + (y + 0.5) * uy + 0.5 * ux;
-    for (let x = 0; x < width; x++, along += ux) {
-      let t = span > 0 ? along / span : along < 0 ? 0 : 1;
-      t = repeating && span > 0 ? t - Math.floor(t) : t < 0 ? 0 : t > 1 ? 1 : t;
-      const entry = Math.round(t * last) * 3;
-      data[offset++] = table[entry]!;
-      data[offset++] = table[entry + 1]!;
-      data[offset++] = table[entry + 2]!;
+    const rowStart = origin + (y + 0.5) * uy * perPixel;
+    const skipping = hole !== undefined && y >= hole.y && y < hole.y + hole.height;
+    offset = y * width;
+    for (let x = 0; x < width; x++) {
+      if (skipping && x === hole.x) x += hole.width;
+      if (x >= width) break;
+      const along = rowStart + x * step;
+      let entry = Math.round(along);
+      if (repeating) entry = ((entry % last) + last) % last;
+      else entry = entry < 0 ? 0 : entry > last ? last : entry;
+      pixels[offset + x] = table[entry]!;
     }
   }
   return { data, width, height };
 }
 
-/** `value` painted over white at `width` × `height` pixels (RGB), or undefined when only a browser can paint it. */
-export async function paintCss(sharp: SharpFactory, value: string, width: number, height: number): Promise<Painted | undefined> {
+/** A region the caller covers with opaque pixels of its own: left unpainted (and uninitialised). */
+export interface Hole {
+  readonly x: number;
+  readonly y: number;
+  readonly width: number;
+  readonly height: number;
+}
+
+/** `value` painted over white at `width` × `height` pixels (RGBA, opaque), or undefined when only a browser can paint it. */
+export async function paintCss(sharp: SharpFactory, value: string, width: number, height: number, hole?: Hole): Promise<Painted | undefined> {
   const gradient = /^(repeating-)?linear-gradient\((.*)\)$/is.exec(value.trim());
-  if (gradient) return linearGradient(sharp, gradient[1] !== undefined, gradient[2]!, width, height);
+  if (gradient) return linearGradient(sharp, gradient[1] !== undefined, gradient[2]!, width, height, hole);
   if (/gradient\(/i.test(value)) return undefined;
   const colour = await resolveColour(sharp, value.trim());
   if (!colour) return undefined;
-  return { data: Buffer.alloc(width * height * 3, Buffer.from(colour)), width, height };
+  return { data: Buffer.alloc(width * height * 4, Buffer.from([...colour, 255])), width, height };
 }
