@@ -1,7 +1,9 @@
 /**
  * Part 4: screenshot cost. End-to-end latency of `screenshot=true&meta=false&force=true` through the local
- * service (cache bypassed) beside a bare puppeteer-core capture of the same page (bench/lib/bare.ts), plain,
- * with an overlay and full page; screenshots/s at concurrency 1, 2 and 4; the browser's memory after 500 captures.
+ * service (cache bypassed) beside a bare puppeteer-core capture of the same page (bench/lib/bare.ts), plain and
+ * full page; an overlay capture beside the bare plain capture at concurrency 1, 2 and 4 (the overlay's budget is
+ * the bare capture + 100 ms); the cost and size of each way to encode the capture; screenshots/s at concurrency
+ * 1, 2 and 4; the browser's memory after 500 captures.
  *   ./node_modules/.bin/node --import tsx bench/screenshot.ts [--smoke]
  */
 import './lib/env.ts';
@@ -9,14 +11,17 @@ import { startService, q, type Service } from '../tests/helpers/service.ts';
 import { startServer, html, type Route } from '../tests/helpers/server.ts';
 import * as make from '../tests/ping/fixtures.ts';
 import { serve } from '../tests/ping/helpers.ts';
-import { launchBare, type Bare } from './lib/bare.ts';
+import { encode } from '../lib/media/encode.ts';
+import { loadSharp } from '../lib/media/sharp.ts';
+import { launchBare, VIEWPORT, type Bare } from './lib/bare.ts';
 import { runIfMain, type Part, type Target } from './lib/part.ts';
 import { childProcesses, treeMemory, type TreeMemory } from './lib/procmem.ts';
 import { median, ms, percentile, times } from './lib/stats.ts';
 
 const MAX_RATIO = 1.15;
-const OVERLAY = { browser: 'dark' as const, background: 'linear-gradient(135deg, #fbc2eb, #a6c1ee)' };
-const OVERLAY_QUERY = `screenshot.overlay.browser=dark&screenshot.overlay.background=${encodeURIComponent(OVERLAY.background)}`;
+/** What an overlay may add to the bare script's plain capture (issue 16). */
+const OVERLAY_BUDGET_MS = 100;
+const OVERLAY_QUERY = `screenshot.overlay.browser=dark&screenshot.overlay.background=${encodeURIComponent('linear-gradient(135deg, #fbc2eb, #a6c1ee)')}`;
 
 const STYLE = `body { font: 16px/1.5 sans-serif; margin: 0; color: #223; }
 header { background: linear-gradient(90deg, #334, #557); color: white; padding: 24px 48px; }
@@ -36,13 +41,15 @@ interface Counts {
   warmup: number;
   latency: number;
   fullPage: number;
-  overlay: number;
+  /** Rounds per concurrency: each round is `concurrency` overlay captures at once, then as many bare ones. */
+  overlayRounds: number;
+  encodeRuns: number;
   throughputTotal: number;
   memoryAfter: number;
 }
 
-const FULL: Counts = { warmup: 3, latency: 25, fullPage: 15, overlay: 15, throughputTotal: 24, memoryAfter: 500 };
-const SMOKE: Counts = { warmup: 0, latency: 1, fullPage: 1, overlay: 1, throughputTotal: 2, memoryAfter: 0 };
+const FULL: Counts = { warmup: 3, latency: 25, fullPage: 15, overlayRounds: 12, encodeRuns: 15, throughputTotal: 24, memoryAfter: 500 };
+const SMOKE: Counts = { warmup: 0, latency: 1, fullPage: 1, overlayRounds: 1, encodeRuns: 1, throughputTotal: 2, memoryAfter: 0 };
 
 /** The single Chromium child of this process whose command line matches (Glance's has its proxy flag). */
 function browserPid(test: (cmdline: string) => boolean): number {
@@ -88,12 +95,6 @@ export const screenshot: Part = async ({ smoke, log }) => {
   const cases: Case[] = [
     { name: 'viewport', glance: () => glanceShot('viewport', '/article'), bare: () => bareShot('viewport', '/article'), runs: counts.latency },
     {
-      name: 'overlay',
-      glance: () => glanceShot('overlay', '/article', OVERLAY_QUERY),
-      bare: () => bareShot('overlay', '/article', { overlay: OVERLAY }),
-      runs: counts.overlay,
-    },
-    {
       name: 'fullPage',
       glance: () => glanceShot('fullPage', '/long', 'screenshot.fullPage=true'),
       bare: () => bareShot('fullPage', '/long', { fullPage: true }),
@@ -129,6 +130,40 @@ export const screenshot: Part = async ({ smoke, log }) => {
     latencyRows.push([`${c.name} (${sizes.get(key)} png)`, ms(median(ours)), ms(percentile(ours, 90)), ms(median(theirs)), ms(percentile(theirs, 90)), `**${times(ratio)}**`, `${c.runs}`]);
     targets.push({ name: `screenshot latency: ${key}`, goal: `≤ ${MAX_RATIO}× bare puppeteer`, measured: times(ratio), met: ratio <= MAX_RATIO });
   }
+
+  // Overlay: Glance's framed capture against the bare script's plain one, `concurrency` at a time, rounds
+  // interleaved (Glance's round, then bare's), each request timed on its own.
+  const overlayRows: string[][] = [];
+  const timed = async (shot: () => Promise<void>): Promise<number> => {
+    const t = performance.now();
+    await shot();
+    return performance.now() - t;
+  };
+  for (const concurrency of [1, 2, 4]) {
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    const together = (shot: () => Promise<void>) => Promise.all(Array.from({ length: concurrency }, () => timed(shot)));
+    for (let i = 0; i < counts.warmup; i++) await together(() => glanceShot('overlay', '/article', OVERLAY_QUERY));
+    for (let round = 0; round < counts.overlayRounds; round++) {
+      ours.push(...(await together(() => glanceShot('overlay', '/article', OVERLAY_QUERY))));
+      theirs.push(...(await together(() => bareShot('viewport', '/article'))));
+    }
+    const added = median(ours) - median(theirs);
+    const key = `overlay.c${concurrency}`;
+    metrics[`${key}.glanceMs`] = median(ours);
+    metrics[`${key}.bareMs`] = median(theirs);
+    metrics[`${key}.addedMs`] = added;
+    log(`overlay, concurrency ${concurrency}: ${ms(median(ours))} vs bare plain ${ms(median(theirs))} (+${ms(added)})`);
+    overlayRows.push([`${concurrency}`, ms(median(ours)), ms(percentile(ours, 90)), ms(median(theirs)), ms(percentile(theirs, 90)), `**${added >= 0 ? '+' : ''}${ms(added)}**`, `${ours.length}`]);
+    targets.push({
+      name: `overlay latency, concurrency ${concurrency}`,
+      goal: `≤ bare plain capture + ${OVERLAY_BUDGET_MS} ms`,
+      measured: `${added >= 0 ? '+' : ''}${ms(added)}`,
+      met: added <= OVERLAY_BUDGET_MS,
+    });
+  }
+
+  const encodeRows = await encodings(bare, `${site.url}/article`, counts.encodeRuns);
 
   // Throughput: `concurrency` callers, each taking the next capture until `total` are done.
   const rate = async (concurrency: number, shot: () => Promise<unknown>): Promise<number> => {
@@ -188,6 +223,16 @@ export const screenshot: Part = async ({ smoke, log }) => {
         header: ['case', 'Glance median', 'Glance p90', 'bare median', 'bare p90', 'Glance / bare', 'runs each'],
         rows: latencyRows,
       },
+      {
+        title: `Overlay (dark window on a gradient, ${sizes.get('overlay')} png) against the bare script's plain capture (${sizes.get('bare viewport')}), per request`,
+        header: ['concurrency', 'Glance overlay median', 'p90', 'bare plain median', 'p90', 'overlay − bare', 'requests each'],
+        rows: overlayRows,
+      },
+      {
+        title: `Encoding one ${VIEWPORT.width * VIEWPORT.deviceScaleFactor}×${VIEWPORT.height * VIEWPORT.deviceScaleFactor} capture of the article page (bare browser, page loaded once; median of ${counts.encodeRuns}, variants interleaved)`,
+        header: ['encoding', 'median', 'bytes'],
+        rows: encodeRows,
+      },
       { title: `Screenshots per second (${counts.throughputTotal} captures per cell)`, header: ['concurrency', 'Glance', 'bare puppeteer', 'bare / Glance'], rows: rateRows },
       { title: 'Chromium process tree memory (from /proc; MiB)', header: ['browser', 'processes', 'RSS sum', 'PSS sum'], rows: memoryRows },
       { title: "Glance's server-timing spans, medians over every capture", header: ['case: span', 'median', 'samples'], rows: spanRows },
@@ -196,10 +241,44 @@ export const screenshot: Part = async ({ smoke, log }) => {
     notes: [
       'Same Chromium binary for both (Debian chromium-headless-shell, headless "shell" mode). Glance is the local service in this ' +
         'process (tests/helpers/service.ts: 127.0.0.1 allowed, temporary storage and cache); bare is bench/lib/bare.ts.',
-      "Overlay: the bare side renders the same framing document as Glance (lib/browser/overlay.ts's applyOverlay) in a second bare page.",
+      "Overlay: Glance's whole request (capture, composition with sharp, storing) against the bare script's plain PNG of the same page; at concurrency 4 Glance's limit of two pages at a time applies.",
+      "Encoding: 'Chromium' rows are Page.captureScreenshot's own encoders; 'sharp' rows take Chromium's speed-optimised PNG and re-encode it with Glance's settings (lib/media/encode.ts), the time of both together.",
       'RSS sums count shared pages once per process, so they overstate; PSS divides shared pages among their processes.',
     ],
   };
 };
+
+/** Each way to encode one capture of `url`: milliseconds (median) and bytes. */
+async function encodings(bare: Bare, url: string, runs: number): Promise<string[][]> {
+  const sharp = await loadSharp();
+  const context = await bare.browser.createBrowserContext();
+  try {
+    const page = await context.newPage();
+    await page.setViewport(VIEWPORT);
+    await page.goto(url, { waitUntil: 'load' });
+    const fast = async () => Buffer.from(await page.screenshot({ type: 'png', optimizeForSpeed: true }));
+    const variants: Array<[string, () => Promise<Buffer>]> = [
+      ['Chromium PNG (default)', async () => Buffer.from(await page.screenshot({ type: 'png' }))],
+      ['Chromium PNG, optimizeForSpeed', fast],
+      [`Chromium PNG fast → sharp PNG (Glance's overlay encoding)`, async () => encode(sharp(await fast()), { type: 'png', quality: 80 })],
+      ['Chromium JPEG q80', async () => Buffer.from(await page.screenshot({ type: 'jpeg', quality: 80 }))],
+      ['Chromium PNG fast → sharp JPEG q80', async () => encode(sharp(await fast()), { type: 'jpeg', quality: 80 })],
+      ['Chromium WebP q80', async () => Buffer.from(await page.screenshot({ type: 'webp', quality: 80 }))],
+      [`Chromium PNG fast → sharp WebP q80 (Glance's webp)`, async () => encode(sharp(await fast()), { type: 'webp', quality: 80 })],
+    ];
+    const results = variants.map(() => ({ times: [] as number[], bytes: 0 }));
+    for (let run = 0; run < runs; run++) {
+      for (const [i, [, make]] of variants.entries()) {
+        const t = performance.now();
+        const body = await make();
+        results[i]!.times.push(performance.now() - t);
+        results[i]!.bytes = body.length;
+      }
+    }
+    return variants.map(([name], i) => [name, ms(median(results[i]!.times)), `${(results[i]!.bytes / 1024).toFixed(0)} KiB`]);
+  } finally {
+    await context.close();
+  }
+}
 
 await runIfMain('screenshot', import.meta.url, screenshot);

@@ -11,8 +11,6 @@ import type { Browser } from 'puppeteer-core';
 import puppeteer from 'puppeteer-core';
 import { findChromium } from '../../lib/browser/launch.ts';
 import { BARE_CHROMIUM_ARGS } from '../../tests/helpers/browser.ts';
-import { applyOverlay, type Capture } from '../../lib/browser/overlay.ts';
-import type { OverlayOptions } from '../../lib/query/options.ts';
 
 /** Glance's own two cosmetic flags on top of the bare ones, so both draw the same pixels. */
 export const BARE_ARGS = [...BARE_CHROMIUM_ARGS, '--hide-scrollbars', '--mute-audio'];
@@ -20,11 +18,9 @@ export const VIEWPORT = { width: 1280, height: 800, deviceScaleFactor: 2 };
 
 export interface Bare {
   browser: Browser;
-  capture(url: string, options?: { fullPage?: boolean; overlay?: OverlayOptions }): Promise<Buffer>;
+  capture(url: string, options?: { fullPage?: boolean }): Promise<Buffer>;
   close(): Promise<void>;
 }
-
-const pngSize = (png: Buffer) => ({ width: png.readUInt32BE(16), height: png.readUInt32BE(20) });
 
 export async function launchBare(): Promise<Bare> {
   const path = findChromium(undefined);
@@ -49,31 +45,9 @@ export async function launchBare(): Promise<Bare> {
     }
   }
 
-  /** The same framing document Glance renders (lib/browser/overlay.ts), drawn by a second bare page. */
-  async function renderHtml(html: string, viewport: { width: number; height: number; deviceScaleFactor: number }) {
-    const context = await browser.createBrowserContext();
-    try {
-      const page = await context.newPage();
-      await page.setViewport(viewport);
-      await page.setContent(html, { waitUntil: 'load' });
-      return Buffer.from(await page.screenshot({ type: 'png' }));
-    } finally {
-      await context.close();
-    }
-  }
-
   return {
     browser,
-    async capture(url, { fullPage = false, overlay } = {}) {
-      const body = await shoot(url, fullPage);
-      if (!overlay) return body;
-      const capture: Capture = { body, type: 'png', ...pngSize(body) };
-      const framed = await applyOverlay(capture, overlay, VIEWPORT.deviceScaleFactor, { type: 'png', quality: 80 }, {
-        renderHtml,
-        fetchImage: () => Promise.reject(new Error('the benchmark overlay uses a CSS background')),
-      });
-      return framed.body;
-    },
+    capture: (url, { fullPage = false } = {}) => shoot(url, fullPage),
     close: () => browser.close(),
   };
 }
