@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { PNG } from 'pngjs';
 import type { Browser } from 'puppeteer-core';
+import { rasterSize } from '../../lib/media/dimensions.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { launchBareBrowser } from '../helpers/browser.ts';
 import { q, startService, type Service } from '../helpers/service.ts';
@@ -69,6 +70,38 @@ describe('screenshot through the service', () => {
     assert.deepEqual([...image.body.subarray(0, 3)], [0xff, 0xd8, 0xff]);
     assert.equal(image.body.length, body.data.screenshot.size);
     assert.match(body.data.screenshot.size_pretty, /^\d+(\.\d+)? kB$/);
+  });
+
+  test('webp is a real WebP stored as image/webp under .webp; quality changes its bytes', async () => {
+    const shoot = async (quality: number) => {
+      const { status, body } = await service.json(q(`${site.url}/`, `screenshot.type=webp&screenshot.quality=${quality}&meta=false&viewport.deviceScaleFactor=1`));
+      assert.equal(status, 200, JSON.stringify(body));
+      return body.data.screenshot;
+    };
+    const shot = await shoot(80);
+    assert.equal(shot.type, 'webp');
+    assert.match(shot.url, /\/[0-9a-f]{64}\.webp$/);
+    assert.deepEqual([shot.width, shot.height], [1280, 800]);
+    const image = await download(shot.url);
+    assert.equal(image.headers.get('content-type'), 'image/webp');
+    assert.equal(image.body.subarray(0, 4).toString('latin1'), 'RIFF');
+    assert.equal(image.body.subarray(8, 12).toString('latin1'), 'WEBP');
+    assert.equal(image.body.length, shot.size);
+    assert.deepEqual(rasterSize(image.body), { width: 1280, height: 800 });
+    const low = await shoot(5);
+    assert.ok(low.size < shot.size, `quality 5 (${low.size} B) is smaller than quality 80 (${shot.size} B)`);
+  });
+
+  test('an overlay in webp is a WebP of the framed size', async () => {
+    const { body } = await service.json(
+      q(`${site.url}/`, 'screenshot.type=webp&screenshot.overlay.browser=light&screenshot.overlay.background=%2300ff00&meta=false&viewport.deviceScaleFactor=1&viewport.width=640&viewport.height=400'),
+    );
+    const shot = body.data.screenshot;
+    assert.equal(shot.type, 'webp');
+    const image = await download(shot.url);
+    assert.equal(image.body.subarray(8, 12).toString('latin1'), 'WEBP');
+    assert.ok(shot.width > 640 && shot.height > 400, `${shot.width}×${shot.height}`);
+    assert.deepEqual(rasterSize(image.body), { width: shot.width, height: shot.height });
   });
 
   test('meta=false with embed loads the target once, by the browser only', async () => {

@@ -41,6 +41,8 @@ describe('screenshot', () => {
       codeScheme: 'dracula',
     });
     assert.equal(shot('screenshot.type=jpg').type, 'jpeg');
+    assert.equal(shot('screenshot.type=webp').type, 'webp');
+    assert.equal(shot('screenshot.type=webp').quality, 80, "WebP takes the JPEG quality's default");
   });
 
   test('refuses invalid options, naming each', () => {
