@@ -57,7 +57,7 @@ export interface RenderResult {
   pdf?: { body: Buffer };
   /** What the page asked for and the address rules refused (URLs, or host:port for https/wss tunnels). */
   refused: string[];
-  /** Milliseconds: queue, launch, open, navigate, actions, capture. */
+  /** Milliseconds: queue, launch, open, navigate, actions, capture (with an overlay: screenshot, overlay, capture). */
   timings: Record<string, number>;
 }
 
@@ -209,7 +209,9 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
         if (shot && language) await showCode(open, language, shot.codeScheme, budget);
         if (shot) {
           const captured = await screenshot(open, shot, emulation.viewport, budget);
+          if (shot.overlay) lap('screenshot');
           result.screenshot = shot.overlay ? await frame(open, captured, shot.overlay, { type: shot.type, quality: shot.quality }, budget, outbound) : captured;
+          if (shot.overlay) lap('overlay');
         }
         if (capture.pdf) result.pdf = await printPdf(open, options.pdf || pdfDefaults(), budget);
         lap('capture');

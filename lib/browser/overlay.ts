@@ -1,12 +1,13 @@
 /**
  * `screenshot.overlay` (docs/CONTRACT.md §5): the capture framed in a browser window drawn by Glance and/or set on a
- * background, composed with sharp (libvips) around the captured pixels: no page, no navigation, and the capture
- * is copied 1:1 (never resampled, whatever the device scale factor). The artwork is drawn at the capture's own
- * scale: the title bar is an SVG rasterised once per theme, scale and width (lib/browser/overlay/frame.ts), the
- * shadows are blurred at a quarter of the size and scaled up (a blur has no detail to lose), and a colour or
- * linear gradient is painted directly (lib/browser/overlay/paint.ts). Only what sharp cannot draw — radial and
- * conic gradients, colour syntax librsvg does not read, SVG or ICO background images — is painted by Chromium, in
- * a self-contained document (a CSP forbids every load) that `renderHtml` renders.
+ * background, composed around the captured pixels rather than rendered by a browser (which cost ~500 ms: a second
+ * document holding the capture as a data: URL, re-rasterised and re-encoded by Chromium). The capture is copied 1:1,
+ * never resampled, whatever the device scale factor; the artwork is drawn at that scale: the title bar is an SVG
+ * rasterised by librsvg once per theme, scale and width (lib/browser/overlay/frame.ts), a colour or linear gradient
+ * is painted directly (lib/browser/overlay/paint.ts), and window, shadows and background are laid together on raw
+ * pixels (lib/browser/overlay/compose.ts). Only what these cannot paint — radial and conic gradients, colour syntax
+ * librsvg does not read, SVG or ICO background images — is painted by Chromium, in a self-contained document (a
+ * CSP forbids every load) that `renderHtml` renders.
  */
 import type { OverlayOptions as SharpOverlay } from 'sharp';
 import { encode, hasAlpha, type Encoding } from '../media/encode.ts';

@@ -26,6 +26,8 @@ export async function renderPage(ctx: Context, html: boolean): Promise<void> {
       outbound: ctx.outbound,
     }),
   );
+  // The overlay's share of the render, as a span of its own (README, server-timing).
+  if (result.timings['overlay'] !== undefined) timings.add('overlay', result.timings['overlay']);
   ctx.mode = 'prerender';
   ctx.evaluated = result.evaluated;
   ctx.captures = { screenshot: result.screenshot, pdf: result.pdf };
