@@ -16,7 +16,7 @@ import { sniff } from '../media/sniff.ts';
 import type { OverlayBrowser, OverlayOptions } from '../query/options.ts';
 import { cssBackground, isImageUrl, refused } from './overlay/background.ts';
 import { RADIUS, titleBar, windowShadow } from './overlay/frame.ts';
-import { compose, isOpaque, type ShadowSpec } from './overlay/compose.ts';
+import { isOpaque, layWindow, shade, type ShadowSpec, type WindowPixels } from './overlay/compose.ts';
 import { paintCss, type Hole } from './overlay/paint.ts';
 
 export { imageFetcher } from './overlay/background.ts';
@@ -48,6 +48,12 @@ const DECODED = new Set(['png', 'jpg', 'webp', 'gif', 'avif']);
 const CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'";
 
 const bars = new Map<string, Promise<Buffer>>();
+/**
+ * Backgrounds with their shadows, before the window (RGBA at the output's size, ~25 MB at the default device):
+ * a caller's overlay is usually the same on every capture, and painting it is most of the overlay's cost.
+ */
+const STAGE_CACHE_SIZE = 2;
+const stages = new Map<string, Promise<Buffer>>();
 
 /** The title bar's RGBA pixels, rasterised once per theme, scale and width. */
 function barPixels(sharp: SharpFactory, theme: OverlayBrowser, scale: number, width: number): { height: number; pixels: Promise<Buffer> } {
@@ -79,18 +85,19 @@ function corners(r: number, width: number): SharpOverlay[] {
   ];
 }
 
-/**
- * The window: title bar above the capture; RGBA pixels. With `radius`, its top corners are cleared here (a window
- * on a background has all four rounded by compose() instead, over what lies beneath).
- */
-async function windowPixels(sharp: SharpFactory, capture: Capture, theme: OverlayBrowser | undefined, scale: number, radius: number) {
+/** The window's parts: title bar and capture, RGBA. */
+async function windowParts(sharp: SharpFactory, capture: Capture, theme: OverlayBrowser | undefined, scale: number): Promise<WindowPixels> {
   const bar = theme ? barPixels(sharp, theme, scale, capture.width) : undefined;
-  const height = capture.height + (bar?.height ?? 0);
   const [barData, captured] = await Promise.all([bar?.pixels, sharp(capture.body).ensureAlpha().raw().toBuffer()]);
-  // The bar's rows then the capture's: the same width, so one copy each.
-  let data = barData ? Buffer.concat([barData, captured]) : captured;
-  if (radius > 0) data = await sharp(data, { raw: { width: capture.width, height, channels: 4 } }).composite(corners(radius, capture.width)).raw().toBuffer();
-  return { data, width: capture.width, height, opaque: isOpaque(data) };
+  const opaque = isOpaque(captured) && (barData === undefined || isOpaque(barData));
+  return { bar: barData, capture: captured, width: capture.width, height: capture.height + (bar?.height ?? 0), opaque };
+}
+
+/** A window alone, its top corners cleared to transparency when `radius` > 0: the whole image. */
+async function windowAlone(sharp: SharpFactory, window: WindowPixels, radius: number) {
+  const raw = { width: window.width, height: window.height, channels: 4 as const };
+  const data = window.bar ? Buffer.concat([window.bar, window.capture]) : window.capture;
+  return radius > 0 ? sharp(data, { raw }).composite(corners(radius, window.width)) : sharp(data, { raw });
 }
 
 const dataUrl = (type: string, body: Buffer): string => `data:${type};base64,${body.toString('base64')}`;
@@ -163,16 +170,35 @@ export async function applyOverlay(
   const windowHeight = capture.height + (theme ? titleBar(theme, deviceScaleFactor, windowWidth).height : 0);
   const margin = staged ? Math.max(px(MARGIN_MIN), Math.round(windowWidth * MARGIN_SHARE)) : 0;
   const size = { width: windowWidth + 2 * margin, height: windowHeight + 2 * margin };
-  const window = await windowPixels(sharp, capture, theme, deviceScaleFactor, staged ? 0 : radius);
+  const window = await windowParts(sharp, capture, theme, deviceScaleFactor);
   if (!staged) {
-    const body = await encode(sharp(window.data, { raw: { width: window.width, height: window.height, channels: 4 } }), output);
+    const body = await encode(await windowAlone(sharp, window, radius), output);
     return { body, type: output.type, width: window.width, height: window.height };
   }
-  // Under the window's opaque inside (all but its corner rows) the background is never seen.
-  const hole = window.opaque ? { x: margin, y: margin + radius, width: windowWidth, height: windowHeight - 2 * radius } : undefined;
-  const ground = await backdrop(sharp, value, size.width, size.height, hole, deps);
   const box = { x: margin, y: margin, width: windowWidth, height: windowHeight, radius };
-  compose(ground, size.width, size.height, window, box, shadowSpecs(theme, deviceScaleFactor));
-  const body = await encode(sharp(ground, { raw: { ...size, channels: 4 } }).removeAlpha(), output);
+  const shadows = shadowSpecs(theme, deviceScaleFactor);
+  let canvas: Buffer;
+  if (isImageUrl(value)) {
+    // Under the window's opaque inside (all but its corner rows) the background is never seen.
+    const hole = window.opaque ? { x: margin, y: margin + radius, width: windowWidth, height: windowHeight - 2 * radius } : undefined;
+    canvas = await backdrop(sharp, value, size.width, size.height, hole, deps);
+    shade(canvas, size.width, size.height, box, shadows);
+  } else {
+    // A CSS background with its shadows depends on nothing the page drew: painted once per look and size.
+    const key = `${theme} ${deviceScaleFactor} ${size.width}×${size.height} ${value}`;
+    let stage = stages.get(key);
+    if (!stage) {
+      stage = backdrop(sharp, value, size.width, size.height, undefined, deps).then((ground) => {
+        shade(ground, size.width, size.height, box, shadows);
+        return ground;
+      });
+      stage.catch(() => stages.delete(key));
+      if (stages.size >= STAGE_CACHE_SIZE) stages.delete(stages.keys().next().value!);
+      stages.set(key, stage);
+    }
+    canvas = Buffer.from(await stage);
+  }
+  layWindow(canvas, size.width, window, box);
+  const body = await encode(sharp(canvas, { raw: { ...size, channels: 4 } }).removeAlpha(), output);
   return { body, type: output.type, ...size };
 }

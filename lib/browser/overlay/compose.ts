@@ -97,61 +97,56 @@ function shadowAt(shadow: PreparedShadow, x: number, y: number): number {
   return shadow.alpha * 0.5 * (1 - erf(d / (shadow.sigma * Math.SQRT2)));
 }
 
+/** The window's pixels: the title bar's rows (if any) above the capture's, both RGBA and as wide as the window. */
 export interface WindowPixels {
-  /** RGBA. */
-  readonly data: Buffer;
+  readonly bar: Buffer | undefined;
+  readonly capture: Buffer;
   readonly width: number;
   readonly height: number;
-  /** Every pixel's alpha is 255 (the canvas under its inside is then never read). */
+  /** Every pixel's alpha is 255 (what lies under its inside is then never read). */
   readonly opaque: boolean;
 }
 
 export function isOpaque(rgba: Buffer): boolean {
-  for (let i = 3; i < rgba.length; i += 4) if (rgba[i] !== 255) return false;
+  const words = new Uint32Array(rgba.buffer, rgba.byteOffset, rgba.length >> 2);
+  // Little- or big-endian, alpha is the byte that an all-ones mask over every other byte leaves out.
+  const alpha = new Uint32Array(new Uint8Array([0, 0, 0, 255]).buffer)[0]!;
+  for (let i = 0; i < words.length; i++) if ((words[i]! & alpha) !== alpha) return false;
   return true;
 }
 
+/** Coverage of pixel (x, y) by the rounded box, for the pixels of its four corner squares (1 elsewhere inside). */
+function cornerCover(x: number, y: number, box: Box): number {
+  const r = box.radius;
+  const inCornerRow = y < box.y + r || y >= box.y + box.height - r;
+  const inCornerColumn = x < box.x + r || x >= box.x + box.width - r;
+  return inCornerRow && inCornerColumn ? coverage(distance(x + 0.5, y + 0.5, box)) : 1;
+}
+
 /**
- * Lays `window` (RGBA, its corners still square) at `box` on `canvas` (RGBA, opaque, changed in place) under its
- * `shadows` (the first on top, as CSS paints them).
+ * The box's shadows (the first on top, as CSS paints them) on `canvas` (RGBA, opaque, changed in place): outside
+ * the box, and under its rounded-off corners as far as they are cut away. The inside is left as it is.
  */
-export function compose(canvas: Buffer, width: number, height: number, window: WindowPixels, box: Box, shadows: readonly ShadowSpec[]): void {
+export function shade(canvas: Buffer, width: number, height: number, box: Box, shadows: readonly ShadowSpec[]): void {
   // Bottom one first. The frame's widest blur is its last shadow, so the separable ones (σ ≥ radius) come first.
   const all = shadows.map((shadow) => prepare(shadow, box, width, height)).reverse();
   const separable = all.filter((shadow) => shadow.columns);
   const near = all.filter((shadow) => !shadow.columns);
-  const win = window.data;
   const r = box.radius;
   const right = box.x + box.width;
   const bottom = box.y + box.height;
   // Clamped and rounded stores, as a renderer's.
   const pixels = new Uint8ClampedArray(canvas.buffer, canvas.byteOffset, canvas.length);
   const insideBox = (x: number, y: number): boolean => x >= box.x && x < right && y >= box.y && y < bottom;
-
-  /** One pixel: `layers` of shadow outside the window's coverage, then the window over them. */
-  const none: readonly PreparedShadow[] = [];
-  const blend = (x: number, y: number, layers: readonly PreparedShadow[], cover: number): void => {
+  const shadePixel = (x: number, y: number, layers: readonly PreparedShadow[], weight: number): void => {
     const o = (y * width + x) * 4;
-    let red = canvas[o]!;
-    let green = canvas[o + 1]!;
-    let blue = canvas[o + 2]!;
     for (const shadow of layers) {
-      const a = shadowAt(shadow, x, y) * (1 - cover);
+      const a = shadowAt(shadow, x, y) * weight;
       if (a <= 0) continue;
-      red += (shadow.rgb[0] - red) * a;
-      green += (shadow.rgb[1] - green) * a;
-      blue += (shadow.rgb[2] - blue) * a;
+      pixels[o] = pixels[o]! + (shadow.rgb[0] - pixels[o]!) * a;
+      pixels[o + 1] = pixels[o + 1]! + (shadow.rgb[1] - pixels[o + 1]!) * a;
+      pixels[o + 2] = pixels[o + 2]! + (shadow.rgb[2] - pixels[o + 2]!) * a;
     }
-    if (cover > 0) {
-      const w = ((y - box.y) * window.width + (x - box.x)) * 4;
-      const a = (cover * win[w + 3]!) / 255;
-      red += (win[w]! - red) * a;
-      green += (win[w + 1]! - green) * a;
-      blue += (win[w + 2]! - blue) * a;
-    }
-    pixels[o] = red;
-    pixels[o + 1] = green;
-    pixels[o + 2] = blue;
   };
 
   // The margin, under the wide shadows: a product of two precomputed profiles per pixel.
@@ -188,28 +183,44 @@ export function compose(canvas: Buffer, width: number, height: number, window: W
           x = right - 1;
           continue;
         }
-        blend(x, y, near, 0);
+        shadePixel(x, y, near, 1);
       }
     }
   }
-  // The window: its opaque inside copied row by row; the four rounded corners (and any transparency) blended.
-  const { opaque } = window;
-  for (let y = box.y; y < bottom; y++) {
-    const cornerRow = y < box.y + r || y >= bottom - r;
-    const wy = y - box.y;
-    if (opaque && !cornerRow) {
-      win.copy(canvas, (y * width + box.x) * 4, wy * window.width * 4, (wy + 1) * window.width * 4);
+  // Under the corners' cut-away parts every shadow shows, as outside the box.
+  for (const [left, top] of [[box.x, box.y], [right - r, box.y], [box.x, bottom - r], [right - r, bottom - r]] as const) {
+    for (let y = top; y < top + r; y++) {
+      for (let x = left; x < left + r; x++) {
+        const cover = cornerCover(x, y, box);
+        if (cover < 1) shadePixel(x, y, all, 1 - cover);
+      }
+    }
+  }
+}
+
+/** Lays the window at `box` on `canvas` (RGBA, changed in place): its rounded corners and any transparency blended. */
+export function layWindow(canvas: Buffer, width: number, window: WindowPixels, box: Box): void {
+  const pixels = new Uint8ClampedArray(canvas.buffer, canvas.byteOffset, canvas.length);
+  const barHeight = window.bar ? window.bar.length / (window.width * 4) : 0;
+  const rowOf = (wy: number): [Buffer, number] =>
+    wy < barHeight ? [window.bar!, wy * window.width * 4] : [window.capture, (wy - barHeight) * window.width * 4];
+  const r = box.radius;
+  for (let wy = 0; wy < window.height; wy++) {
+    const [source, start] = rowOf(wy);
+    const target = ((box.y + wy) * width + box.x) * 4;
+    const cornerRow = wy < r || wy >= window.height - r;
+    if (window.opaque && !cornerRow) {
+      source.copy(canvas, target, start, start + window.width * 4);
       continue;
     }
-    for (let x = box.x; x < right; x++) {
-      const corner = cornerRow && (x < box.x + r || x >= right - r);
-      if (!corner) {
-        blend(x, y, none, 1);
-        continue;
-      }
-      const cover = coverage(distance(x + 0.5, y + 0.5, box));
-      // Under a corner's cut-away part the shadows show, as outside the box.
-      blend(x, y, cover < 1 ? all : none, cover);
+    for (let wx = 0; wx < window.width; wx++) {
+      const w = start + wx * 4;
+      const a = (cornerCover(box.x + wx, box.y + wy, box) * source[w + 3]!) / 255;
+      if (a <= 0) continue;
+      const o = target + wx * 4;
+      pixels[o] = pixels[o]! + (source[w]! - pixels[o]!) * a;
+      pixels[o + 1] = pixels[o + 1]! + (source[w + 1]! - pixels[o + 1]!) * a;
+      pixels[o + 2] = pixels[o + 2]! + (source[w + 2]! - pixels[o + 2]!) * a;
     }
   }
 }
