@@ -20,7 +20,7 @@ const EXPECTED: Record<string, string[]> = {
   throughput: ['glance.pagesPerSecond', 'metascraper.pagesPerSecond', 'open-graph-scraper.pagesPerSecond', 'glance.medianMs', 'glance/metascraper'],
   coldstart: ['bundleBytes', 'tsx.importMs', 'bundle.importMs', 'bundleSourceMaps.importMs', 'bundle.firstRequestMs', 'bundle.puppeteerModulesAfterControl'],
   screenshot: [
-    'viewport.glanceMs', 'viewport.bareMs', 'viewport.ratio', 'overlay.ratio', 'fullPage.ratio',
+    'viewport.glanceMs', 'viewport.bareMs', 'viewport.ratio', 'overlay.c1.glanceMs', 'overlay.c1.bareMs', 'overlay.c4.glanceMs', 'fullPage.ratio',
     'c1.glancePerSecond', 'c2.glancePerSecond', 'c4.glancePerSecond', 'c4.barePerSecond', 'memory.rssMiB', 'memory.pssMiB',
   ],
   ping: ['singleMs', 'n10.reachable.directMs', 'n10.walk.directMs', 'n50.reachable.serviceMs', 'n50.walk.ratio', 'probe.png'],
