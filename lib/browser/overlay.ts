@@ -17,7 +17,7 @@ import type { OverlayBrowser, OverlayOptions } from '../query/options.ts';
 import { cssBackground, isImageUrl, refused } from './overlay/background.ts';
 import { RADIUS, titleBar, windowShadow } from './overlay/frame.ts';
 import { isOpaque, layWindow, shade, type ShadowSpec, type WindowPixels } from './overlay/compose.ts';
-import { paintCss, type Hole } from './overlay/paint.ts';
+import { paintCss } from './overlay/paint.ts';
 
 export { imageFetcher } from './overlay/background.ts';
 
@@ -109,7 +109,7 @@ const backgroundDocument = (style: string, html: string, width: number, height: 
   ` img { display: block; width: 100%; height: 100%; object-fit: cover; }</style></head><body>${html}</body></html>`;
 
 /** The background, `width` × `height`, opaque: what the window stands on. */
-async function backdrop(sharp: SharpFactory, value: string, width: number, height: number, hole: Hole | undefined, deps: OverlayDeps): Promise<Buffer> {
+async function backdrop(sharp: SharpFactory, value: string, width: number, height: number, deps: OverlayDeps): Promise<Buffer> {
   const inBrowser = async (style: string, html = '') =>
     sharp(await deps.renderHtml(backgroundDocument(style, html, width, height), { width, height, deviceScaleFactor: 1 }))
       .flatten({ background: '#ffffff' })
@@ -118,7 +118,7 @@ async function backdrop(sharp: SharpFactory, value: string, width: number, heigh
       .toBuffer();
   if (!isImageUrl(value)) {
     const css = cssBackground(value);
-    const painted = await paintCss(sharp, css, width, height, hole);
+    const painted = await paintCss(sharp, css, width, height);
     return painted ? painted.data : inBrowser(`background: ${css};`);
   }
   const image = await deps.fetchImage(value);
@@ -179,16 +179,14 @@ export async function applyOverlay(
   const shadows = shadowSpecs(theme, deviceScaleFactor);
   let canvas: Buffer;
   if (isImageUrl(value)) {
-    // Under the window's opaque inside (all but its corner rows) the background is never seen.
-    const hole = window.opaque ? { x: margin, y: margin + radius, width: windowWidth, height: windowHeight - 2 * radius } : undefined;
-    canvas = await backdrop(sharp, value, size.width, size.height, hole, deps);
+    canvas = await backdrop(sharp, value, size.width, size.height, deps);
     shade(canvas, size.width, size.height, box, shadows);
   } else {
     // A CSS background with its shadows depends on nothing the page drew: painted once per look and size.
     const key = `${theme} ${deviceScaleFactor} ${size.width}×${size.height} ${value}`;
     let stage = stages.get(key);
     if (!stage) {
-      stage = backdrop(sharp, value, size.width, size.height, undefined, deps).then((ground) => {
+      stage = backdrop(sharp, value, size.width, size.height, deps).then((ground) => {
         shade(ground, size.width, size.height, box, shadows);
         return ground;
       });

@@ -132,7 +132,7 @@ const RAMP_SIZE = 4096;
 /** One RGBA pixel as a 32-bit word in the machine's byte order. */
 const rgba = (r: number, g: number, b: number): number => new Uint32Array(new Uint8Array([r, g, b, 255]).buffer)[0]!;
 
-async function linearGradient(sharp: SharpFactory, repeating: boolean, body: string, width: number, height: number, hole: Hole | undefined): Promise<Painted | undefined> {
+async function linearGradient(sharp: SharpFactory, repeating: boolean, body: string, width: number, height: number): Promise<Painted | undefined> {
   const parts = splitTop(body, /,/);
   const first = parts[0] ?? '';
   const explicit = /^(to\s|-?\d*\.?\d+(deg|grad|rad|turn)$)/i.test(first);
@@ -156,14 +156,10 @@ async function linearGradient(sharp: SharpFactory, repeating: boolean, body: str
   const origin = (-(width / 2) * ux - (height / 2) * uy + length / 2 - start + 0.5 * ux) * perPixel;
   const step = ux * perPixel;
   const last = RAMP_SIZE - 1;
-  let offset = 0;
   for (let y = 0; y < height; y++) {
     const rowStart = origin + (y + 0.5) * uy * perPixel;
-    const skipping = hole !== undefined && y >= hole.y && y < hole.y + hole.height;
-    offset = y * width;
+    const offset = y * width;
     for (let x = 0; x < width; x++) {
-      if (skipping && x === hole.x) x += hole.width;
-      if (x >= width) break;
       const along = rowStart + x * step;
       let entry = Math.round(along);
       if (repeating) entry = ((entry % last) + last) % last;
@@ -174,18 +170,10 @@ async function linearGradient(sharp: SharpFactory, repeating: boolean, body: str
   return { data, width, height };
 }
 
-/** A region the caller covers with opaque pixels of its own: left unpainted (and uninitialised). */
-export interface Hole {
-  readonly x: number;
-  readonly y: number;
-  readonly width: number;
-  readonly height: number;
-}
-
 /** `value` painted over white at `width` × `height` pixels (RGBA, opaque), or undefined when only a browser can paint it. */
-export async function paintCss(sharp: SharpFactory, value: string, width: number, height: number, hole?: Hole): Promise<Painted | undefined> {
+export async function paintCss(sharp: SharpFactory, value: string, width: number, height: number): Promise<Painted | undefined> {
   const gradient = /^(repeating-)?linear-gradient\((.*)\)$/is.exec(value.trim());
-  if (gradient) return linearGradient(sharp, gradient[1] !== undefined, gradient[2]!, width, height, hole);
+  if (gradient) return linearGradient(sharp, gradient[1] !== undefined, gradient[2]!, width, height);
   if (/gradient\(/i.test(value)) return undefined;
   const colour = await resolveColour(sharp, value.trim());
   if (!colour) return undefined;
