@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { isOpaque } from '../../lib/browser/overlay/compose.ts';
 import { paintCss, resolveColour, type Painted } from '../../lib/browser/overlay/paint.ts';
 import { loadSharp } from '../../lib/media/sharp.ts';
 
@@ -72,5 +73,17 @@ describe('linear gradients', () => {
     ]) {
       assert.equal(await paintCss(sharp, value, 10, 10), undefined, value);
     }
+  });
+});
+
+describe('opacity', () => {
+  test('an image is opaque only when every alpha is 255', () => {
+    const pixels = Buffer.alloc(4 * 1000, 255);
+    assert.equal(isOpaque(pixels), true);
+    pixels[4 * 999 + 3] = 254;
+    assert.equal(isOpaque(pixels), false);
+    pixels[4 * 999 + 3] = 255;
+    pixels[4 * 500] = 0;
+    assert.equal(isOpaque(pixels), true, 'a colour channel is not alpha');
   });
 });

@@ -111,7 +111,8 @@ export function isOpaque(rgba: Buffer): boolean {
   const words = new Uint32Array(rgba.buffer, rgba.byteOffset, rgba.length >> 2);
   // Little- or big-endian, alpha is the byte that an all-ones mask over every other byte leaves out.
   const alpha = new Uint32Array(new Uint8Array([0, 0, 0, 255]).buffer)[0]!;
-  for (let i = 0; i < words.length; i++) if ((words[i]! & alpha) !== alpha) return false;
+  // `>>> 0`: `&` answers a signed 32-bit integer, the mask is unsigned.
+  for (let i = 0; i < words.length; i++) if ((words[i]! & alpha) >>> 0 !== alpha) return false;
   return true;
 }
 
