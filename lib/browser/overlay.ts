@@ -55,6 +55,23 @@ const bars = new Map<string, Promise<Buffer>>();
 const STAGE_CACHE_SIZE = 2;
 const stages = new Map<string, Promise<Buffer>>();
 
+/**
+ * Canvases of the kept backgrounds' size, reused: a fresh 25 MB buffer per capture makes V8 account that much
+ * external memory each time, which brings on full garbage collections of the whole heap (adblock engine included).
+ */
+const MAX_SPARE_CANVASES = 2;
+const spareCanvases: Buffer[] = [];
+
+function borrowCanvas(length: number): Buffer {
+  const index = spareCanvases.findIndex((canvas) => canvas.length === length);
+  return index === -1 ? Buffer.allocUnsafe(length) : spareCanvases.splice(index, 1)[0]!;
+}
+
+function returnCanvas(canvas: Buffer): void {
+  if (spareCanvases.length >= MAX_SPARE_CANVASES) spareCanvases.shift();
+  spareCanvases.push(canvas);
+}
+
 /** The title bar's RGBA pixels, rasterised once per theme, scale and width. */
 function barPixels(sharp: SharpFactory, theme: OverlayBrowser, scale: number, width: number): { height: number; pixels: Promise<Buffer> } {
   const { height, svg } = titleBar(theme, scale, width);
@@ -194,9 +211,11 @@ export async function applyOverlay(
       if (stages.size >= STAGE_CACHE_SIZE) stages.delete(stages.keys().next().value!);
       stages.set(key, stage);
     }
-    canvas = Buffer.from(await stage);
+    const painted = await stage;
+    canvas = borrowCanvas(painted.length);
+    painted.copy(canvas);
   }
   layWindow(canvas, size.width, window, box);
-  const body = await encode(sharp(canvas, { raw: { ...size, channels: 4 } }).removeAlpha(), output);
+  const body = await encode(sharp(canvas, { raw: { ...size, channels: 4 } }).removeAlpha(), output).finally(() => returnCanvas(canvas));
   return { body, type: output.type, ...size };
 }
