@@ -26,7 +26,7 @@ import { browserTimeout } from './errors.ts';
 import type { Emulation, LighthouseReport } from './lighthouse.ts';
 import { Limiter } from './limiter.ts';
 import { navigate } from './navigate.ts';
-import { applyOverlay, imageFetcher, type OverlayDeps } from './overlay.ts';
+import { imageFetcher, prepareOverlay, type OverlayDeps } from './overlay.ts';
 import { withPage, type BrowserEvents, type OpenPage, type PageEnv, type PageSetup } from './page.ts';
 
 export { FULL_PAGE_MAX_PIXELS } from './capture.ts';
@@ -188,7 +188,8 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
     const { setup, emulation } = await pageSetup(options, url);
     // The engine is built once per process; its first build overlaps the queue and the launch.
     if (options.adblock) void adblocker(config.adblock).catch(() => undefined);
-    return onPage(
+    let composing: (() => Promise<Screenshot>) | undefined;
+    const rendered = await onPage(
       url,
       budget,
       setup,
@@ -209,9 +210,11 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
         if (shot && language) await showCode(open, language, shot.codeScheme, budget);
         if (shot) {
           const captured = await screenshot(open, shot, emulation.viewport, budget);
-          if (shot.overlay) lap('screenshot');
-          result.screenshot = shot.overlay ? await frame(open, captured, shot.overlay, { type: shot.type, quality: shot.quality }, budget, outbound) : captured;
-          if (shot.overlay) lap('overlay');
+          result.screenshot = captured;
+          if (shot.overlay) {
+            lap('screenshot');
+            composing = await frame(open, captured, shot.overlay, { type: shot.type, quality: shot.quality }, budget, outbound);
+          }
         }
         if (capture.pdf) result.pdf = await printPdf(open, options.pdf || pdfDefaults(), budget);
         lap('capture');
@@ -220,6 +223,12 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
       },
       lap,
     );
+    // Composed once the page is closed and its slot free (it needs neither).
+    if (composing) {
+      rendered.screenshot = await composing();
+      lap('overlay');
+    }
+    return rendered;
   }
 
   /**
@@ -251,10 +260,10 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
   }
 
   /**
-   * The overlay (lib/browser/overlay.ts), composed around the capture by sharp. A background only Chromium can paint
-   * is painted in the capture's own page, which is done with: no second page, context or proxy.
+   * The overlay (lib/browser/overlay.ts): its background now — one only Chromium can paint is painted in the
+   * capture's own page, which is done with: no second page, context or proxy — and the composing to run later.
    */
-  async function frame(open: OpenPage, capture: Screenshot, overlay: OverlayOptions, output: Encoding, budget: Budget, outbound: Outbound | undefined): Promise<Screenshot> {
+  async function frame(open: OpenPage, capture: Screenshot, overlay: OverlayOptions, output: Encoding, budget: Budget, outbound: Outbound | undefined): Promise<() => Promise<Screenshot>> {
     const fetchImage = imageFetcher({
       policy: config.policy,
       budget,
@@ -275,8 +284,8 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
       return Buffer.from(await page.screenshot({ type: 'png', optimizeForSpeed: true }));
     };
     open.phase = 'while drawing the overlay';
-    const framed = await applyOverlay(capture, overlay, capture.deviceScaleFactor, output, { renderHtml, fetchImage });
-    return { ...framed, deviceScaleFactor: 1 };
+    const compose = await prepareOverlay(capture, overlay, capture.deviceScaleFactor, output, { renderHtml, fetchImage });
+    return async () => ({ ...(await compose()), deviceScaleFactor: 1 });
   }
 
   // Graceful: nothing new is admitted or launched; what was admitted finishes, then the browser closes.

@@ -174,8 +174,23 @@ export async function applyOverlay(
   output: Encoding,
   deps: OverlayDeps,
 ): Promise<Capture> {
+  return (await prepareOverlay(capture, overlay, deviceScaleFactor, output, deps))();
+}
+
+/**
+ * The overlay in two halves: what may need the browser (a background only Chromium paints) or the network (a
+ * background image) now, and the composing, which needs neither, as the returned function — run after the page is
+ * closed, so the next page need not wait for it.
+ */
+export async function prepareOverlay(
+  capture: Capture,
+  overlay: OverlayOptions,
+  deviceScaleFactor: number,
+  output: Encoding,
+  deps: OverlayDeps,
+): Promise<() => Promise<Capture>> {
   const { browser: theme, background: value } = overlay;
-  if (!theme && value === undefined) return capture;
+  if (!theme && value === undefined) return async () => capture;
   // Refused CSS is refused before any work (and before the network, for an image).
   if (value !== undefined && !isImageUrl(value)) cssBackground(value);
   const sharp = await loadSharp();
@@ -187,35 +202,43 @@ export async function applyOverlay(
   const windowHeight = capture.height + (theme ? titleBar(theme, deviceScaleFactor, windowWidth).height : 0);
   const margin = staged ? Math.max(px(MARGIN_MIN), Math.round(windowWidth * MARGIN_SHARE)) : 0;
   const size = { width: windowWidth + 2 * margin, height: windowHeight + 2 * margin };
-  const window = await windowParts(sharp, capture, theme, deviceScaleFactor);
   if (!staged) {
-    const body = await encode(await windowAlone(sharp, window, radius), output);
-    return { body, type: output.type, width: window.width, height: window.height };
+    return async () => {
+      const window = await windowParts(sharp, capture, theme, deviceScaleFactor);
+      const body = await encode(await windowAlone(sharp, window, radius), output);
+      return { body, type: output.type, width: window.width, height: window.height };
+    };
   }
   const box = { x: margin, y: margin, width: windowWidth, height: windowHeight, radius };
   const shadows = shadowSpecs(theme, deviceScaleFactor);
-  let canvas: Buffer;
+  let ground: Buffer;
   if (isImageUrl(value)) {
-    canvas = await backdrop(sharp, value, size.width, size.height, deps);
-    shade(canvas, size.width, size.height, box, shadows);
+    ground = await backdrop(sharp, value, size.width, size.height, deps);
+    shade(ground, size.width, size.height, box, shadows);
   } else {
     // A CSS background with its shadows depends on nothing the page drew: painted once per look and size.
     const key = `${theme} ${deviceScaleFactor} ${size.width}×${size.height} ${value}`;
     let stage = stages.get(key);
     if (!stage) {
-      stage = backdrop(sharp, value, size.width, size.height, deps).then((ground) => {
-        shade(ground, size.width, size.height, box, shadows);
-        return ground;
+      stage = backdrop(sharp, value, size.width, size.height, deps).then((painted) => {
+        shade(painted, size.width, size.height, box, shadows);
+        return painted;
       });
       stage.catch(() => stages.delete(key));
       if (stages.size >= STAGE_CACHE_SIZE) stages.delete(stages.keys().next().value!);
       stages.set(key, stage);
     }
-    const painted = await stage;
-    canvas = borrowCanvas(painted.length);
-    painted.copy(canvas);
+    ground = await stage;
   }
-  layWindow(canvas, size.width, window, box);
-  const body = await encode(sharp(canvas, { raw: { ...size, channels: 4 } }).removeAlpha(), output).finally(() => returnCanvas(canvas));
-  return { body, type: output.type, ...size };
+  const kept = !isImageUrl(value);
+  return async () => {
+    const window = await windowParts(sharp, capture, theme, deviceScaleFactor);
+    // A kept background is copied, never drawn on.
+    const canvas = kept ? borrowCanvas(ground.length) : ground;
+    if (kept) ground.copy(canvas);
+    layWindow(canvas, size.width, window, box);
+    const encoded = encode(sharp(canvas, { raw: { ...size, channels: 4 } }).removeAlpha(), output);
+    const body = await encoded.finally(() => returnCanvas(canvas));
+    return { body, type: output.type, ...size };
+  };
 }
