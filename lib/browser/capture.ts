@@ -33,10 +33,10 @@ export interface Screenshot {
 export const FULL_PAGE_MAX_PIXELS = 16_384;
 
 /**
- * Chromium encodes PNG and JPEG itself (bench/screenshot.ts's encode table: as fast as re-encoding with sharp, and
- * no larger). When sharp writes the final image — an overlay, or WebP, which libwebp in sharp encodes at effort 2
- * faster than Chromium's WebP — Chromium hands over a lossless PNG made for speed (zlib's fastest level, no
- * filtering: half the encoding time, three times the bytes, decoded again at once).
+ * Chromium encodes PNG and JPEG itself (bench/RESULTS.md, issue 16: re-encoding with sharp is no faster and no
+ * smaller). When sharp writes the final image — an overlay, or WebP, which sharp's libwebp at effort 2 encodes no
+ * slower than Chromium's encoder, at the same size — Chromium hands over a lossless PNG made for speed (about 50 ms
+ * less than its default PNG of a 2560×1600 capture, nearly three times the bytes, decoded again at once).
  */
 const reencoded = (options: ScreenshotOptions): boolean => options.overlay !== undefined || options.type === 'webp';
 

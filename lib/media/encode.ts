@@ -1,8 +1,8 @@
 /**
  * Encoding an image Glance composed or re-encodes (the overlay, WebP screenshots) with sharp, at the settings
- * bench/screenshot.ts's encode table chose: zlib level 6 without adaptive filtering for PNG (as small as
- * Chromium's own PNG in a third of the time), mozjpeg's defaults for JPEG, effort 2 for WebP (level 4, libwebp's
- * default, takes twice as long for 4 % fewer bytes on a screenshot).
+ * bench/screenshot.ts and bench/RESULTS.md (issue 16) chose: zlib level 6 without adaptive filtering for PNG (a
+ * quarter of adaptive filtering's time for 2 % more bytes, within 7 % of Chromium's own PNG), libjpeg's defaults
+ * for JPEG, effort 2 for WebP (libwebp's default, 4, took 2.4 times as long for 4 % fewer bytes).
  */
 import type { Sharp } from 'sharp';
 
