@@ -16,8 +16,8 @@ import { all, first } from './select.ts';
 
 const LANDMARKS = ['[itemprop="articleBody"]', 'article', 'main', '[role="main"]'];
 // `<head>` and `<frameset>` matter when a page has no `<body>` and the whole document is kept: a head is never
-// content (Turndown's parser would hoist its `<title>` into the text), and a frameset holds other documents, never
-// text of its own (Turndown's parser loses its root on one).
+// content (its `<title>` would become the first line of text), and a frameset holds other documents, never text of
+// its own.
 const CHROME_TAGS = new Set([
   'nav', 'aside', 'footer', 'form', 'dialog', 'script', 'style', 'noscript', 'template', 'iframe', 'svg', 'button', 'head', 'frameset',
 ]);
