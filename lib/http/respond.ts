@@ -1,5 +1,6 @@
 /** Turns results and errors into the contract's payloads (docs/CONTRACT.md §3, §6). */
 import { GlanceError, isGlanceError } from '../errors.ts';
+import type { Data } from '../data/fields.ts';
 import type { ApiResponse } from './types.ts';
 import { getPath } from './data-paths.ts';
 
@@ -9,7 +10,7 @@ const RETRY_AFTER_S = 2;
 
 export interface Envelope {
   status: 'success';
-  data: Record<string, unknown>;
+  data: Data;
   statusCode: number | null;
   redirects: Array<{ statusCode: number; url: string }>;
   headers: Record<string, string>;

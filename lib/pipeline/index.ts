@@ -4,6 +4,7 @@
  * ping media, store captures. A step runs only when `wants` says it has work the answer can show. Adding a
  * feature is one file under steps/ and one line here.
  */
+import type { Data } from '../data/fields.ts';
 import type { LoadedPage } from '../fetch/document.ts';
 import type { VettedUrl } from '../fetch/index.ts';
 import { Outbound } from '../guard/outbound.ts';
@@ -58,7 +59,7 @@ export async function runPipeline(url: VettedUrl, options: Options, budget: Budg
   return { envelope: envelope(ctx.data, ctx.page), mode: ctx.mode, loadMs: timings.get('render') ?? timings.get('fetch') };
 }
 
-const envelope = (data: Record<string, unknown>, page: LoadedPage | undefined): Envelope => ({
+const envelope = (data: Data, page: LoadedPage | undefined): Envelope => ({
   status: 'success',
   data,
   statusCode: page?.statusCode ?? null,

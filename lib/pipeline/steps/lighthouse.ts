@@ -38,7 +38,7 @@ export const lighthouse: Step = {
             ? report.result
             : report.text
           : { ...mediaFromStored(await deps.storage.put(body, CONTENT_TYPES[report.output], budget.signal())), type: report.output };
-      ctx.data.insights = { ...(ctx.data.insights as object | undefined), lighthouse: answer };
+      ctx.data.insights = { ...ctx.data.insights, lighthouse: answer };
     });
   },
 };
