@@ -31,6 +31,7 @@ import { accessRecord, type AccessRecord } from './http/access-log.ts';
 import { lowerCaseNames, withStandardHeaders } from './http/headers.ts';
 import { isForwardedHeader } from './http/forwarded-headers.ts';
 import { createRequestParser } from './http/parse-request.ts';
+import { createPlayground } from './http/playground/index.ts';
 import { embedResponse, errorResponse, json } from './http/respond.ts';
 import { embedFormat } from './rules/format.ts';
 import { createStorage, type Storage } from './storage/index.ts';
@@ -104,6 +105,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   });
   const checkKey = createKeyCheck(config.apiKeys);
   const parse = createRequestParser();
+  const playground = createPlayground({ keyed: checkKey !== undefined, plainHttp: config.lambda === undefined });
 
   /** The answer for a valid request: a failure carries its code, which decides whether it may be cached. */
   async function produce(url: VettedUrl, options: Options, budget: Budget, timings: Timings, requestId: string): Promise<Produced> {
@@ -133,12 +135,27 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     const timings = new Timings();
     let target: string | undefined;
     let response: ApiResponse;
+    /** Every answer's last touches: timing headers, the access record, HEAD's empty body, the standard headers. */
+    const finish = (answer: ApiResponse, policy?: string): ApiResponse => {
+      const total = Date.now() - request.receivedAt;
+      answer.headers = {
+        ...answer.headers,
+        'x-request-id': request.requestId,
+        'x-response-time': `${total}ms`,
+        'server-timing': timings.header(total),
+      };
+      deps.onAnswered?.(accessRecord(request, origin, answer, target, timings, total));
+      if (request.method === 'HEAD') answer.body = '';
+      return withStandardHeaders(answer, policy);
+    };
     try {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         throw new GlanceError('EMETHOD', `The method ${request.method} is not allowed: use GET or HEAD.`);
       }
       // Before the key check and the cache: a request from a Glance does no work at all, whoever sent it.
       if (request.headers[HOP_HEADER] !== undefined) throw loopFromHop();
+      // A person's browser at the bare address: a static page, before the key check (lib/http/playground/).
+      if (origin === 'caller' && playground.wanted(request)) return finish(playground.response(), playground.policy);
       // One clock for the whole request, started when it arrived and never past what the transport allows
       // (a Lambda invocation's remaining time): the key check and the cache read are inside it too.
       const limit = request.deadline ?? Infinity;
@@ -165,16 +182,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, request.requestId);
       response = errorResponse(error, { requestId: request.requestId, docsUrl: config.docsUrl, target });
     }
-    const total = Date.now() - request.receivedAt;
-    response.headers = {
-      ...response.headers,
-      'x-request-id': request.requestId,
-      'x-response-time': `${total}ms`,
-      'server-timing': timings.header(total),
-    };
-    deps.onAnswered?.(accessRecord(request, origin, response, target, timings, total));
-    if (request.method === 'HEAD') response.body = '';
-    return withStandardHeaders(response);
+    return finish(response);
   }
 
   return {

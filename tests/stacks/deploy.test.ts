@@ -273,7 +273,7 @@ describe('the CloudFront distributions', () => {
     assert.equal(key.EnableAcceptEncodingBrotli, true);
   });
 
-  test('the API distribution compresses, allows GET/HEAD/OPTIONS and forwards the query, the API key and the hop header to the HTTP API', () => {
+  test('the API distribution compresses, allows GET/HEAD/OPTIONS and forwards the query, the API key, the hop header and Accept to the HTTP API', () => {
     const config = apiCdn(prod);
     const behavior = config.DefaultCacheBehavior;
     assert.equal(behavior.Compress, true);
@@ -283,7 +283,7 @@ describe('the CloudFront distributions', () => {
     assert.equal(render(behavior.OriginRequestPolicyId), `<${requestPolicyId}>`);
     const forwarded = requestPolicy.Properties.OriginRequestPolicyConfig;
     assert.deepEqual(forwarded.QueryStringsConfig, { QueryStringBehavior: 'all' });
-    assert.deepEqual(forwarded.HeadersConfig, { HeaderBehavior: 'whitelist', Headers: ['x-api-key', 'x-glance-hop'] });
+    assert.deepEqual(forwarded.HeadersConfig, { HeaderBehavior: 'whitelist', Headers: ['x-api-key', 'x-glance-hop', 'accept'] });
     const origin = config.Origins.find((candidate: { Id: string }) => candidate.Id === behavior.TargetOriginId);
     assert.equal(render(origin.DomainName), `<${idOf(prod, 'AWS::ApiGatewayV2::Api', 'Api')}>.execute-api.${REGION}.amazonaws.com`);
     assert.equal(origin.CustomOriginConfig.OriginProtocolPolicy, 'https-only');
