@@ -194,6 +194,8 @@ export interface Options {
   readonly force: boolean;
   /** Microlink's `cacheKey`: a caller's own label that splits the cache (it is in the key like every option). */
   readonly cacheKey: string | undefined;
+  /** Microlink's `filename`: the safe name (no extension) stored assets are saved under (lib/storage/filename.ts). */
+  readonly filename: string | undefined;
   /** Milliseconds for the whole request. */
   readonly timeout: number;
   /** Device preset name as given; the browser module resolves it. */

@@ -142,6 +142,7 @@ describe('cacheKey', () => {
       adblock: 'adblock=false',
       data: 'data.price.selector=.price',
       cacheKey: 'cacheKey=mine',
+      filename: 'filename=invoice',
     };
     const options = Object.keys(parseQuery(URL_PARAM)).sort();
     assert.deepEqual([...Object.keys(differing), ...CACHE_ONLY].sort(), options);
