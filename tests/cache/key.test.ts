@@ -154,6 +154,12 @@ describe('cacheKey', () => {
     for (const query of ['ttl=1h', 'staleTtl=1m', 'force']) assert.equal(key(`${URL_PARAM}&${query}`), base, query);
   });
 
+  test('filename splits the key; spellings of the same safe name share one', () => {
+    const pdf = `${URL_PARAM}&pdf`;
+    distinct([pdf, `${pdf}&filename=invoice`, `${pdf}&filename=receipt`]);
+    same([`${pdf}&filename=invoice`, `${pdf}&filename=invoice.pdf`, `${pdf}&filename=%20invoice%20`]);
+  });
+
   test('x-api-header-* request headers split the key, as the same header given as a parameter does', () => {
     const plain = key(URL_PARAM);
     const viaHeader = key(URL_PARAM, { 'x-api-header-cookie': 'session=1' });
