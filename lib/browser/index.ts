@@ -288,5 +288,7 @@ function pdfDefaults() {
     landscape: false,
     pageRanges: undefined,
     printBackground: DEFAULTS.pdf.printBackground,
+    width: undefined,
+    height: undefined,
   };
 }

@@ -139,7 +139,8 @@ export function storageContract(name: string, makeStorage: (cdnUrl: string) => S
         contentType: 'application/pdf',
       });
       const object = await store.get(stored.key);
-      assert.ok(object?.body.equals(body), 'bytes differ');
+      assert.ok(object, 'stored object not found');
+      assert.ok(object.body.equals(body), 'bytes differ');
       assert.equal(object.contentType, 'application/pdf');
       assert.equal(object.cacheControl, ASSET_CACHE_CONTROL);
       assert.equal(object.contentDisposition, 'inline; filename="invoice.pdf"');

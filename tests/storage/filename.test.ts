@@ -18,7 +18,7 @@ describe('safeFileName', () => {
       ['notes.txt', 'notes.txt'],
       ['Résumé 报告', 'Résumé 报告'],
       ['😀', '😀'],
-    ]) {
+    ] as const) {
       assert.equal(safeFileName(given), safe, given);
     }
   });
@@ -39,7 +39,7 @@ describe('safeFileName', () => {
       ['CON', '_CON'],
       ['lpt1.txt', '_lpt1.txt'],
       ['e\u0301te\u0301', 'été'],
-    ]) {
+    ] as const) {
       const name = safeFileName(given);
       assert.equal(name, safe, JSON.stringify(given));
       assert.doesNotMatch(name ?? '', /[/\\\0%]|\.\./);
