@@ -7,7 +7,6 @@ import { createLocalStorage } from './local.ts';
 import { createS3Storage } from '../aws/s3-storage.ts';
 
 export { ASSET_CACHE_CONTROL, isStorageKey } from './keys.ts';
-export { safeFileName } from './filename.ts';
 
 export interface StoredObject {
   key: string;

@@ -284,28 +284,25 @@ const ROWS: readonly Row[] = [
     path: '/long',
     check: async (answer, tools) => assert.equal(mediaBoxes(await pdfOf(answer, tools)).length, 1),
   },
-  {
-    param: 'pdf.margin',
-    verdict: 'works',
-    with: 'pdf.margin=2in',
-    context: 'pdf&meta=false',
-    path: '/long',
-    check: async (answer, tools) => {
-      const wide = await tools.service.json(q(`${tools.site.url}/long`, 'pdf&meta=false&pdf.margin=0'));
-      assert.ok(mediaBoxes(await pdfOf(answer, tools)).length > mediaBoxes(await pdfOf(wide, tools)).length, 'less room, more pages');
-    },
-  },
-  {
-    param: 'pdf.scale',
-    verdict: 'works',
-    with: 'pdf.scale=2',
-    context: 'pdf&meta=false',
-    path: '/long',
-    check: async (answer, tools) => {
-      const small = await tools.service.json(q(`${tools.site.url}/long`, 'pdf&meta=false&pdf.scale=0.5'));
-      assert.ok(mediaBoxes(await pdfOf(answer, tools)).length > mediaBoxes(await pdfOf(small, tools)).length, 'larger, more pages');
-    },
-  },
+  ...(
+    [
+      ['pdf.margin', '2in', '0', 'less room on each page'],
+      ['pdf.scale', '2', '0.5', 'larger print'],
+    ] as const
+  ).map(
+    ([param, value, other, why]): Row => ({
+      param,
+      verdict: 'works',
+      with: `${param}=${value}`,
+      context: 'pdf&meta=false',
+      path: '/long',
+      check: async (answer, tools) => {
+        const fewer = await tools.service.json(q(`${tools.site.url}/long`, `pdf&meta=false&${param}=${other}`));
+        const pages = async (one: Answer) => mediaBoxes(await pdfOf(one, tools)).length;
+        assert.ok((await pages(answer)) > (await pages(fewer)), `${why}, more pages`);
+      },
+    }),
+  ),
   {
     param: 'pdf.printBackground',
     verdict: 'works',
