@@ -34,6 +34,7 @@ const encoding = (options: ScreenshotOptions): PuppeteerScreenshotOptions => ({
   type: options.type,
   ...(options.type === 'jpeg' ? { quality: options.quality } : {}),
   omitBackground: options.omitBackground,
+  optimizeForSpeed: options.optimizeForSpeed,
 });
 
 async function elementClip(open: OpenPage, selector: string, budget: Budget) {

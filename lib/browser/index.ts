@@ -104,6 +104,7 @@ const DEFAULT_SCREENSHOT: ScreenshotOptions = {
   fullPage: false,
   element: undefined,
   omitBackground: false,
+  optimizeForSpeed: false,
   overlay: undefined,
   codeScheme: DEFAULTS.screenshot.codeScheme,
 };

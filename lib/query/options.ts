@@ -45,6 +45,8 @@ export interface ScreenshotOptions {
   /** CSS selector to wait for and clip the capture to. */
   readonly element: string | undefined;
   readonly omitBackground: boolean;
+  /** Chromium encodes for speed rather than size (Puppeteer's `optimizeForSpeed`): a faster, larger PNG. */
+  readonly optimizeForSpeed: boolean;
   /** Present when `overlay.browser` or `overlay.background` was given. */
   readonly overlay: OverlayOptions | undefined;
   /** Theme a JSON, plain-text or source answer is highlighted with instead of Chromium's raw text view. */

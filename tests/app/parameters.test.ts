@@ -101,6 +101,8 @@ const shotOf = async (answer: Answer, tools: Tools): Promise<PNG> =>
 const pdfOf = async (answer: Answer, tools: Tools): Promise<Buffer> => (await tools.download(answer.body.data.pdf.url)).body;
 
 const SMALL = 'viewport.width=400&viewport.height=300&viewport.deviceScaleFactor=1';
+/** Pixels that compress differently at different effort. */
+const GRADIENT = `styles=${encodeURIComponent('body{background:linear-gradient(red,blue)}')}`;
 
 const ROWS: readonly Row[] = [
   { param: 'url', verdict: 'works', with: '', check: ({ body }) => assert.equal(body.data.title, 'Table') },
@@ -197,11 +199,9 @@ const ROWS: readonly Row[] = [
     param: 'screenshot.quality',
     verdict: 'works',
     with: 'screenshot.quality=5',
-    context: `screenshot.type=jpeg&meta=false&${SMALL}&styles=body%7Bbackground%3Alinear-gradient(red%2Cblue)%7D`,
+    context: `screenshot.type=jpeg&meta=false&${SMALL}&${GRADIENT}`,
     check: async (answer, tools) => {
-      const best = await tools.service.json(
-        q(`${tools.site.url}/`, `screenshot.type=jpeg&screenshot.quality=100&meta=false&${SMALL}&styles=body%7Bbackground%3Alinear-gradient(red%2Cblue)%7D`),
-      );
+      const best = await tools.service.json(q(`${tools.site.url}/`, `screenshot.type=jpeg&screenshot.quality=100&meta=false&${SMALL}&${GRADIENT}`));
       assert.ok(answer.body.data.screenshot.size < best.body.data.screenshot.size / 2, 'quality 5 is far smaller than 100');
     },
   },
@@ -211,6 +211,16 @@ const ROWS: readonly Row[] = [
     with: 'screenshot.omitBackground',
     context: `screenshot&meta=false&${SMALL}`,
     check: async (answer, tools) => assert.equal(pixel(await shotOf(answer, tools), 399, 1)[3], 0, 'transparent where the page has no background'),
+  },
+  {
+    param: 'screenshot.optimizeForSpeed',
+    verdict: 'works',
+    with: 'screenshot.optimizeForSpeed',
+    context: `screenshot&meta=false&${SMALL}&${GRADIENT}`,
+    check: async (answer, tools) => {
+      const compact = await tools.service.json(q(`${tools.site.url}/`, `screenshot&meta=false&${SMALL}&${GRADIENT}`));
+      assert.ok(answer.body.data.screenshot.size > compact.body.data.screenshot.size, 'encoded for speed, not size');
+    },
   },
   {
     param: 'screenshot.codeScheme',
