@@ -7,7 +7,7 @@ import type { Budget } from '../time/budget.ts';
 import { ELEMENT_MARGIN_MS, ELEMENT_WAIT_MS } from '../time/limits.ts';
 import { GlanceError, invalidParam } from '../errors.ts';
 import { rasterSize } from '../media/dimensions.ts';
-import type { PdfOptions, ScreenshotOptions, ScreenshotType } from '../query/options.ts';
+import { PAPER_INCHES, type PdfOptions, type ScreenshotOptions, type ScreenshotType } from '../query/options.ts';
 import { settle } from './actions.ts';
 import type { Viewport } from './devices.ts';
 import { browserTimeout, isTimeout } from './errors.ts';
@@ -34,6 +34,7 @@ const encoding = (options: ScreenshotOptions): PuppeteerScreenshotOptions => ({
   type: options.type,
   ...(options.type === 'jpeg' ? { quality: options.quality } : {}),
   omitBackground: options.omitBackground,
+  optimizeForSpeed: options.optimizeForSpeed,
 });
 
 async function elementClip(open: OpenPage, selector: string, budget: Budget) {
@@ -85,12 +86,20 @@ export async function screenshot(open: OpenPage, options: ScreenshotOptions, vie
 /** Chromium's words for a page range it cannot print. */
 const BAD_RANGE = /page range/i;
 
+/** The paper: the format's, or a custom width and height (Puppeteer lets a format override both, so it is left out;
+ *  a side not given is the format's). */
+function paper(options: PdfOptions): { format: PdfOptions['format'] } | { width: string; height: string } {
+  if (options.width === undefined && options.height === undefined) return { format: options.format };
+  const size = PAPER_INCHES[options.format];
+  return { width: options.width ?? `${size.width}in`, height: options.height ?? `${size.height}in` };
+}
+
 export async function printPdf(open: OpenPage, options: PdfOptions, budget: Budget): Promise<{ body: Buffer }> {
   open.phase = 'while printing the PDF';
   const budgetMs = Math.max(1, budget.remaining());
   try {
     const body = await open.page.pdf({
-      format: options.format,
+      ...paper(options),
       margin: options.margin,
       scale: options.scale,
       landscape: options.landscape,

@@ -104,6 +104,7 @@ const DEFAULT_SCREENSHOT: ScreenshotOptions = {
   fullPage: false,
   element: undefined,
   omitBackground: false,
+  optimizeForSpeed: false,
   overlay: undefined,
   codeScheme: DEFAULTS.screenshot.codeScheme,
 };
@@ -288,5 +289,7 @@ function pdfDefaults() {
     landscape: false,
     pageRanges: undefined,
     printBackground: DEFAULTS.pdf.printBackground,
+    width: undefined,
+    height: undefined,
   };
 }

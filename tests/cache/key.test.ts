@@ -142,6 +142,7 @@ describe('cacheKey', () => {
       adblock: 'adblock=false',
       data: 'data.price.selector=.price',
       cacheKey: 'cacheKey=mine',
+      filename: 'filename=invoice',
     };
     const options = Object.keys(parseQuery(URL_PARAM)).sort();
     assert.deepEqual([...Object.keys(differing), ...CACHE_ONLY].sort(), options);
@@ -151,6 +152,12 @@ describe('cacheKey', () => {
       assert.notEqual(other, base, name);
     }
     for (const query of ['ttl=1h', 'staleTtl=1m', 'force']) assert.equal(key(`${URL_PARAM}&${query}`), base, query);
+  });
+
+  test('filename splits the key; spellings of the same safe name share one', () => {
+    const pdf = `${URL_PARAM}&pdf`;
+    distinct([pdf, `${pdf}&filename=invoice`, `${pdf}&filename=receipt`]);
+    same([`${pdf}&filename=invoice`, `${pdf}&filename=invoice.pdf`, `${pdf}&filename=%20invoice%20`]);
   });
 
   test('x-api-header-* request headers split the key, as the same header given as a parameter does', () => {

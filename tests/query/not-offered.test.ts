@@ -48,6 +48,21 @@ describe('Microlink spellings that work', () => {
     assert.throws(() => parse(`cacheKey=${'x'.repeat(257)}`), GlanceError);
   });
 
+  test('filename is read as its safe form (no extension), and refused by name when nothing nameable is left', () => {
+    assert.equal(parse('filename=solar-system').filename, 'solar-system');
+    assert.equal(parse('filename=invoice.pdf').filename, 'invoice');
+    assert.equal(parse('filename=..%2F..%2Fetc%2Fpasswd').filename, '_._etc_passwd');
+    assert.equal(parse('').filename, undefined);
+    for (const query of ['filename=..', 'filename=', 'filename=%2F', 'filename.x=1']) {
+      assert.throws(() => parse(query), (error: unknown) => {
+        assert.ok(error instanceof GlanceError);
+        assert.equal(error.code, 'EINVALQUERY');
+        assert.deepEqual(Object.keys(error.data ?? {}), ['filename']);
+        return true;
+      }, query);
+    }
+  });
+
   test('durations as the ms package spells them', () => {
     assert.equal(parse('ttl=1day').ttl, 86_400_000);
     assert.equal(parse('timeout=10secs').timeout, 10_000);
