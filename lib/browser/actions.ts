@@ -8,6 +8,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Page } from 'puppeteer-core';
 import { Budget } from '../time/budget.ts';
 import {
+  FULL_PAGE_FRAME_MS,
   FULL_PAGE_IMAGES_MS,
   FULL_PAGE_MARGIN_MS,
   FULL_PAGE_MAX_STEPS,
@@ -89,7 +90,7 @@ export async function hydrate(open: OpenPage, maxHeight: number, budget: Budget)
   open.phase = 'while scrolling through the page';
   const totalMs = Math.floor(Math.min(FULL_PAGE_SCROLL_MS + FULL_PAGE_IMAGES_MS, budget.remaining() * FULL_PAGE_SHARE));
   const scrollMs = Math.min(FULL_PAGE_SCROLL_MS, totalMs);
-  const source = inPage(HYDRATE, maxHeight, FULL_PAGE_MAX_STEPS, scrollMs, FULL_PAGE_IMAGES_MS, totalMs);
+  const source = inPage(HYDRATE, maxHeight, FULL_PAGE_MAX_STEPS, FULL_PAGE_FRAME_MS, scrollMs, FULL_PAGE_IMAGES_MS, totalMs);
   const height = await bounded(open.page.evaluate(source), Math.min(totalMs + FULL_PAGE_MARGIN_MS, budget.remaining()));
   return typeof height === 'number' && height > 0 ? height : undefined;
 }

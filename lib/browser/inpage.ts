@@ -49,14 +49,14 @@ export const TOP_AND_HEIGHT = `() => {
  *
  * Each scroll is made in an animation frame callback: the frame's intersection observations, which come after
  * its callbacks, then see the new position, and the scroll event fires at the next frame — one frame per step,
- * and no position goes unobserved. A frame that never comes (a throttled page) is stood in for by a timer.
+ * and no position goes unobserved. A frame that does not come within `frameMs` is stood in for by a timer.
  */
-export const HYDRATE = `async (maxHeight, maxSteps, scrollMs, imagesMs, totalMs) => {
+export const HYDRATE = `async (maxHeight, maxSteps, frameMs, scrollMs, imagesMs, totalMs) => {
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   const frame = () => new Promise((resolve) => {
     requestAnimationFrame(resolve);
-    setTimeout(resolve, 100);
+    setTimeout(resolve, frameMs);
   });
   const documentHeight = ${DOCUMENT_HEIGHT};
   const areaBottom = () => Math.min(maxHeight, documentHeight());
@@ -66,7 +66,8 @@ export const HYDRATE = `async (maxHeight, maxSteps, scrollMs, imagesMs, totalMs)
   }
   const step = Math.max(innerHeight, Math.ceil(maxHeight / maxSteps));
   // From the top: a page already scrolled (the \`scroll\` parameter) starts one step above it, at 0. At the bottom,
-  // two idle frames (the last position's observations, then their callbacks) tell whether the page grew.
+  // two idle frames tell whether the page grew: the last position's observer callbacks and scroll event have run
+  // by the first, and a callback the scheduler put behind that frame by the second.
   let y = scrollY > 0 ? -step : 0;
   for (let steps = 0, idle = 0; steps < maxSteps && idle < 2 && elapsed() < scrollMs; ) {
     await frame();
@@ -76,9 +77,9 @@ export const HYDRATE = `async (maxHeight, maxSteps, scrollMs, imagesMs, totalMs)
       continue;
     }
     idle = 0;
+    steps++;
     y = Math.min(y + step, last);
     scrollTo({ top: y, left: 0, behavior: 'instant' });
-    steps++;
   }
   const imagesEnd = Math.min(totalMs, elapsed() + imagesMs);
   for (;;) {
@@ -93,9 +94,11 @@ export const HYDRATE = `async (maxHeight, maxSteps, scrollMs, imagesMs, totalMs)
       new Promise((resolve) => setTimeout(resolve, left)),
     ]);
   }
-  scrollTo({ top: 0, left: 0, behavior: 'instant' });
-  // A frame for the page's own scroll handlers (a header that shrinks on scroll grows back).
-  await frame();
+  if (scrollY !== 0) {
+    scrollTo({ top: 0, left: 0, behavior: 'instant' });
+    // A frame for the page's own scroll handlers (a header that shrinks on scroll grows back).
+    await frame();
+  }
   return documentHeight();
 }`;
 

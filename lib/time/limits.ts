@@ -50,6 +50,9 @@ export const SETTLE_SHARE = 1 / 3;
  *  at most this many steps, one animation frame each (the default device's 8 192 CSS px cap is 10 steps, ~170 ms),
  *  longer steps for a short viewport… */
 export const FULL_PAGE_MAX_STEPS = 32;
+/** …each step waiting at most this long for its frame (frames come every ~17 ms; one that takes longer comes from
+ *  a loaded machine, and a timer that stood in for it too soon would scroll past positions the page never saw)… */
+export const FULL_PAGE_FRAME_MS = 1_000;
 /** …for at most this long, for a page whose frames are slow… */
 export const FULL_PAGE_SCROLL_MS = 2_000;
 /** …then waits at most this long for the images that scrolling started (each is a request on its way)… */
