@@ -8,6 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
 import { FULL_PAGE_MAX_PIXELS, type Renderer } from '../../lib/browser/index.ts';
 import { html, startServer, type Route, type TestServer } from '../helpers/server.ts';
+import { FULL_PAGE_SCROLL_MS } from '../../lib/time/limits.ts';
 import { render, testRenderer } from './helpers.ts';
 
 type Rgb = readonly [number, number, number];
@@ -23,6 +24,7 @@ const COLOURS: readonly Rgb[] = [
   [245, 130, 48],
   [128, 128, 0],
 ];
+const FRAME_COLOUR: Rgb = [250, 190, 212];
 const IMAGE = { width: 400, height: 300 };
 /** CSS px from the top of the document to image k: all below Chromium's lazy-load distance (1 250–2 500 px). */
 const imageTop = (k: number): number => 2800 + k * 600;
@@ -38,6 +40,7 @@ ${COLOURS.map((_, k) =>
     ? `<img loading="lazy" src="/colour/${k}.png" style="top:${imageTop(k)}px" alt="">`
     : `<img class="later" data-src="/colour/${k}.png" style="top:${imageTop(k)}px" alt="">`,
 ).join('\n')}
+<iframe loading="lazy" src="/frame" style="position:absolute;top:${imageTop(COLOURS.length)}px;left:600px;width:300px;height:300px;border:0"></iframe>
 <script>
 const seen = new IntersectionObserver((entries) => {
   for (const entry of entries) {
@@ -97,6 +100,7 @@ describe('full-page captures hydrate lazy content', () => {
   before(async () => {
     const routes: Record<string, Route> = {
       '/lazy': html(LAZY_PAGE),
+      '/frame': html(`<!doctype html><body style="margin:0;background:rgb(${FRAME_COLOUR.join(',')})">`),
       '/hanging': html(HANGING_PAGE),
       '/endless': html(INFINITE_PAGE),
       // Never answered: the request stays open until the server closes.
@@ -117,7 +121,7 @@ describe('full-page captures hydrate lazy content', () => {
     await site.close();
   });
 
-  test('all four loading=lazy and all four script-loaded images are in the capture, in their colours', async () => {
+  test('all four loading=lazy and all four script-loaded images, and a loading=lazy iframe, are in the capture', async () => {
     const { screenshot } = await render(renderer, `${site.url}/lazy`, 'screenshot.fullPage');
     assert.ok(screenshot);
     const image = await decode(screenshot.body);
@@ -128,11 +132,23 @@ describe('full-page captures hydrate lazy content', () => {
       return near(seen, colour) ? [] : [`${isLazy(k) ? 'lazy' : 'script'} image ${k}: ${seen.join(',')} instead of ${colour.join(',')}`];
     });
     assert.deepEqual(missing, []);
+    assert.deepEqual(image.at(750 * scale, (imageTop(COLOURS.length) + 150) * scale), FRAME_COLOUR, 'the loading=lazy iframe');
     // Scrolled back before the capture: the fixed header is drawn at the top of the document, and only there.
     const header = Array.from({ length: image.height }, (_, y) => y).filter((y) => near(image.at(5, y), [20, 20, 20]));
     assert.deepEqual([header[0], header.at(-1)], [0, 40 * scale - 1]);
     // Every image was asked for once: forcing eager loads does not fetch one twice.
     for (const k of COLOURS.keys()) assert.equal(site.hits.filter((hit) => hit === `/colour/${k}.png`).length, 1, `image ${k}`);
+  });
+
+  test('with javascript=false the loading=lazy images are in the capture too, and nothing waits on frames', async () => {
+    const { screenshot, timings } = await render(renderer, `${site.url}/lazy`, 'screenshot.fullPage&javascript=false&viewport.deviceScaleFactor=1');
+    assert.ok(screenshot);
+    const image = await decode(screenshot.body);
+    const lazy = COLOURS.filter((_, k) => isLazy(k));
+    assert.deepEqual(lazy.map((_, i) => image.at(100 + IMAGE.width / 2, imageTop(2 * i) + IMAGE.height / 2)), lazy);
+    // Without scripts no frame or timer fires in the page: a pass that waited on them would last until its cap
+    // (FULL_PAGE_SCROLL_MS + FULL_PAGE_IMAGES_MS); this capture alone takes a few hundred ms.
+    assert.ok(timings.capture! < FULL_PAGE_SCROLL_MS, `${timings.capture} ms`);
   });
 
   test('images that never arrive do not hold the capture past the request’s timeout', async () => {
