@@ -121,6 +121,16 @@ describe('full-page captures hydrate lazy content', () => {
     await site.close();
   });
 
+  /** A full-page capture of `path` at 1× within `timeout`, answered before it. */
+  const onTime = async (path: string, timeout: number) => {
+    const started = performance.now();
+    const { screenshot } = await render(renderer, `${site.url}${path}`, 'screenshot.fullPage&viewport.deviceScaleFactor=1', { timeout });
+    const elapsed = performance.now() - started;
+    assert.ok(screenshot);
+    assert.ok(elapsed < timeout, `${Math.round(elapsed)} ms`);
+    return screenshot;
+  };
+
   test('all four loading=lazy and all four script-loaded images, and a loading=lazy iframe, are in the capture', async () => {
     const { screenshot } = await render(renderer, `${site.url}/lazy`, 'screenshot.fullPage');
     assert.ok(screenshot);
@@ -152,12 +162,7 @@ describe('full-page captures hydrate lazy content', () => {
   });
 
   test('images that never arrive do not hold the capture past the request’s timeout', async () => {
-    const timeout = 6_000;
-    const started = performance.now();
-    const { screenshot } = await render(renderer, `${site.url}/hanging`, 'screenshot.fullPage&viewport.deviceScaleFactor=1', { timeout });
-    const elapsed = performance.now() - started;
-    assert.ok(screenshot);
-    assert.ok(elapsed < timeout, `${Math.round(elapsed)} ms`);
+    const screenshot = await onTime('/hanging', 6_000);
     assert.equal(screenshot.height, 6000);
     assert.ok(site.hits.includes('/never.png') && site.hits.includes('/never.png?script'), 'both images were asked for');
     const image = await decode(screenshot.body);
@@ -165,12 +170,7 @@ describe('full-page captures hydrate lazy content', () => {
   });
 
   test('an infinite-scroll page ends within the budget, captured to the full-page cap', async () => {
-    const timeout = 10_000;
-    const started = performance.now();
-    const { screenshot } = await render(renderer, `${site.url}/endless`, 'screenshot.fullPage&viewport.deviceScaleFactor=1', { timeout });
-    const elapsed = performance.now() - started;
-    assert.ok(screenshot);
-    assert.ok(elapsed < timeout, `${Math.round(elapsed)} ms`);
+    const screenshot = await onTime('/endless', 10_000);
     assert.equal(screenshot.height, FULL_PAGE_MAX_PIXELS);
     const image = await decode(screenshot.body);
     // The feed grew as the page was scrolled, down to the cap: the last rows are appended blocks.
