@@ -1,8 +1,9 @@
 /**
  * What happens between loading and capturing (docs/CONTRACT.md §2), in this order: animations stopped, `styles`,
  * `scripts`, `waitForSelector`, `click`, `scroll`, `waitForTimeout`; then, just before a capture, a full page is
- * scrolled through for its lazy content (briefly), and web fonts and visible images are waited for (briefly). Page actions are best effort, as in Microlink: a click target that
- * does not exist or a stylesheet that does not load is skipped, not a failed request.
+ * scrolled through for its lazy content, and web fonts and visible images are waited for (each briefly). Page
+ * actions are best effort, as in Microlink: a click target that does not exist or a stylesheet that does not load
+ * is skipped, not a failed request.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Page } from 'puppeteer-core';

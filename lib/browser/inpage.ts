@@ -60,9 +60,13 @@ export const HYDRATE = `async (maxHeight, maxSteps, frameMs, scrollMs, imagesMs,
   });
   const documentHeight = ${DOCUMENT_HEIGHT};
   const areaBottom = () => Math.min(maxHeight, documentHeight());
-  const inArea = (element) => element.getClientRects().length > 0 && element.getBoundingClientRect().top + scrollY < areaBottom();
-  for (const element of document.querySelectorAll('img[loading="lazy" i], iframe[loading="lazy" i]')) {
-    if (inArea(element)) element.loading = 'eager';
+  // Every element measured before any is changed: one layout, however many there are.
+  const within = (elements) => {
+    const bottom = areaBottom();
+    return [...elements].filter((element) => element.getClientRects().length > 0 && element.getBoundingClientRect().top + scrollY < bottom);
+  };
+  for (const element of within(document.querySelectorAll('img[loading="lazy" i], iframe[loading="lazy" i]'))) {
+    element.loading = 'eager';
   }
   const step = Math.max(innerHeight, Math.ceil(maxHeight / maxSteps));
   // From the top: a page already scrolled (the \`scroll\` parameter) starts one step above it, at 0. At the bottom,
@@ -84,7 +88,7 @@ export const HYDRATE = `async (maxHeight, maxSteps, frameMs, scrollMs, imagesMs,
   const imagesEnd = Math.min(totalMs, elapsed() + imagesMs);
   for (;;) {
     const left = imagesEnd - elapsed();
-    const loading = [...document.images].filter((image) => !image.complete && inArea(image));
+    const loading = within(document.images).filter((image) => !image.complete);
     if (left <= 0 || loading.length === 0) break;
     await Promise.race([
       Promise.all(loading.map((image) => new Promise((resolve) => {
