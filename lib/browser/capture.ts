@@ -8,10 +8,10 @@ import { ELEMENT_MARGIN_MS, ELEMENT_WAIT_MS } from '../time/limits.ts';
 import { GlanceError, invalidParam } from '../errors.ts';
 import { rasterSize } from '../media/dimensions.ts';
 import { PAPER_INCHES, type PdfOptions, type ScreenshotOptions, type ScreenshotType } from '../query/options.ts';
-import { settle } from './actions.ts';
+import { hydrate, settle } from './actions.ts';
 import type { Viewport } from './devices.ts';
 import { browserTimeout, isTimeout } from './errors.ts';
-import { DOCUMENT_HEIGHT, inPage } from './inpage.ts';
+import { inPage, TOP_AND_HEIGHT } from './inpage.ts';
 import type { OpenPage } from './page.ts';
 
 export interface Screenshot {
@@ -69,7 +69,8 @@ export async function screenshot(open: OpenPage, options: ScreenshotOptions, vie
     await settle(open, clip.y, clip.y + clip.height, budget);
     capture = { ...capture, clip, captureBeyondViewport: true };
   } else if (options.fullPage) {
-    const height = Math.min(Number(await page.evaluate(inPage(DOCUMENT_HEIGHT))) || viewport.height, maxCssHeight);
+    const measured = (await hydrate(open, maxCssHeight, budget)) ?? Number(await page.evaluate(inPage(TOP_AND_HEIGHT)));
+    const height = Math.min(measured || viewport.height, maxCssHeight);
     await settle(open, 0, height, budget);
     capture = { ...capture, clip: { x: 0, y: 0, width: viewport.width, height }, captureBeyondViewport: true };
   } else {
