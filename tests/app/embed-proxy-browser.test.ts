@@ -62,12 +62,14 @@ describe('embed.proxy in a browser', () => {
     await Promise.all([images?.close(), consumer?.close()]);
   });
 
-  async function loadIn(src: string, cors: boolean): Promise<{ width: number; pixel: number[] | string | null }> {
+  type Loaded = { width: number; pixel: number[] | string | null };
+
+  async function loadIn(src: string, cors: boolean): Promise<Loaded> {
     const page = await browser.newPage();
     try {
       await page.goto(`${consumer.url}/`, { waitUntil: 'load' });
       // A string, not a function: tsx would inject helpers into a function that the page does not have.
-      return await page.evaluate(`(${LOAD})(${JSON.stringify(src)}, ${cors})`);
+      return (await page.evaluate(`(${LOAD})(${JSON.stringify(src)}, ${cors})`)) as Loaded;
     } finally {
       await page.close();
     }

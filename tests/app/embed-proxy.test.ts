@@ -131,7 +131,7 @@ describe('embed.proxy', () => {
       assert.equal(response.status, 502);
       assert.equal(response.headers.get('content-type'), 'application/json; charset=utf-8');
       assert.equal(response.headers.get('cache-control'), 'no-store');
-      const body = await response.json();
+      const body = (await response.json()) as { status: string; code: string; message: string; data: Record<string, unknown> };
       assert.equal(body.status, 'error');
       assert.equal(body.code, 'ENOTMEDIA');
       assert.match(body.message, answered);
