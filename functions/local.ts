@@ -42,9 +42,10 @@ function toApiRequest(req: IncomingMessage, target: string, queryAt: number): Ap
   };
 }
 
-function write(res: ServerResponse, { statusCode, headers, body }: ApiResponse, headOnly: boolean): void {
-  res.writeHead(statusCode, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
-  res.end(headOnly ? undefined : body);
+function write(res: ServerResponse, { statusCode, headers, body, isBase64Encoded }: ApiResponse, headOnly: boolean): void {
+  const payload = isBase64Encoded ? Buffer.from(body, 'base64') : body;
+  res.writeHead(statusCode, { ...headers, 'content-length': String(Buffer.byteLength(payload)) });
+  res.end(headOnly ? undefined : payload);
 }
 
 const json = (statusCode: number, body: string): ApiResponse => ({ statusCode, headers: { 'content-type': 'application/json' }, body });

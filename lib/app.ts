@@ -32,8 +32,8 @@ import { lowerCaseNames, withStandardHeaders } from './http/headers.ts';
 import { isForwardedHeader } from './http/forwarded-headers.ts';
 import { createRequestParser } from './http/parse-request.ts';
 import { createPlayground } from './http/playground/index.ts';
-import { embedResponse, errorResponse, json } from './http/respond.ts';
-import { embedFormat } from './rules/format.ts';
+import { errorResponse, json } from './http/respond.ts';
+import { embedAnswer } from './embed/index.ts';
 import { createStorage, type Storage } from './storage/index.ts';
 import { sweepInterval, sweepPeriodically } from './storage/sweep.ts';
 import { Budget } from './time/budget.ts';
@@ -103,6 +103,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     refresh: deps.refresh ?? (local as NonNullable<typeof local>).refresh,
     onError: report,
   });
+  const proxyDeps = { policy: config.policy, userAgent: config.userAgent, resolver: deps.resolver, cdnUrl: config.cdnUrl };
   const checkKey = createKeyCheck(config.apiKeys);
   const parse = createRequestParser();
   const playground = createPlayground({ keyed: checkKey !== undefined, plainHttp: config.lambda === undefined });
@@ -110,13 +111,13 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   /** The answer for a valid request: a failure carries its code, which decides whether it may be cached. */
   async function produce(url: VettedUrl, options: Options, budget: Budget, timings: Timings, requestId: string): Promise<Produced> {
     try {
-      const { envelope, mode, loadMs } = await budget.race(runPipeline(url, options, budget, timings, pipeline), timeUp(options.timeout));
+      const { envelope, mode, loadMs, outbound } = await budget.race(runPipeline(url, options, budget, timings, pipeline), timeUp(options.timeout));
       if (options.filter) envelope.data = pickPaths(envelope.data, options.filter);
       const headers: Record<string, string> = { 'x-fetch-mode': mode };
       if (loadMs !== undefined) headers['x-fetch-time'] = `${Math.round(loadMs)}ms`;
-      const answer = options.embed
-        ? embedResponse(envelope, options.embed, headers, embedFormat(options.data, options.embed))
-        : json(200, envelope, headers);
+      if (!options.embed) return { answer: json(200, envelope, headers) };
+      const embedDeps = { ...proxyDeps, target: url, outbound, maxBytes: config.embedProxyMaxBytes, budget, timings };
+      const answer = await budget.race(embedAnswer(envelope, { ...options, embed: options.embed }, headers, embedDeps), timeUp(options.timeout));
       return { answer };
     } catch (error) {
       if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, requestId);

@@ -22,6 +22,9 @@ export interface Config {
   readonly policy: AddressPolicy;
   /** Largest target body read, in bytes. */
   readonly maxBodyBytes: number;
+  /** Largest media file `embed.proxy` answers itself, in bytes (GLANCE_EMBED_PROXY_MAX_BYTES); in Lambda at most
+   *  LAMBDA_EMBED_PROXY_MAX_BYTES. */
+  readonly embedProxyMaxBytes: number;
   /** Default user agent sent to targets (a current desktop Chrome; many sites answer bots differently). */
   readonly userAgent: string;
   /** Where the README's error section lives; the error payload's `more`. */
@@ -85,6 +88,17 @@ export const DEFAULT_USER_AGENT =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
 export const DOCS_URL = 'https://github.com/glance-api/glance#errors';
+
+/** `embed.proxy`'s default limit: the same as a page's (GLANCE_MAX_BODY_BYTES), room for any og:image or logo. */
+export const DEFAULT_EMBED_PROXY_MAX_BYTES = 10 * 1024 * 1024;
+
+/**
+ * `embed.proxy`'s limit in Lambda, and its default there. A Lambda function's response to API Gateway is at most
+ * 6 MB (6 291 456 bytes) of JSON, and binary bodies travel in it base64-encoded, ×4/3: 4.5 MB of media would be
+ * 6 MB alone. 4 MiB encodes to 5 592 408 bytes, leaving some 700 kB for the headers and the JSON around them.
+ * A larger setting is refused at deploy (stacks/settings.ts) and at cold start, never discovered as a bare 502.
+ */
+export const LAMBDA_EMBED_PROXY_MAX_BYTES = 4 * 1024 * 1024;
 
 /** Ten seconds: most answers take one or two; the rare long render is cut rather than hold up a deploy. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
@@ -206,6 +220,9 @@ export function loadConfig(env: Env = process.env): Config {
     // serves stored files and never calls Glance, so a page showing a Glance screenshot must stay reachable.
     policy: policy(env.GLANCE_ALLOW_HOSTS ?? '', !env.AWS_LAMBDA_FUNCTION_NAME, [publicUrl]),
     maxBodyBytes: integer(env, 'GLANCE_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    embedProxyMaxBytes: env.AWS_LAMBDA_FUNCTION_NAME
+      ? integer(env, 'GLANCE_EMBED_PROXY_MAX_BYTES', LAMBDA_EMBED_PROXY_MAX_BYTES, 1024, LAMBDA_EMBED_PROXY_MAX_BYTES)
+      : integer(env, 'GLANCE_EMBED_PROXY_MAX_BYTES', DEFAULT_EMBED_PROXY_MAX_BYTES, 1024, 1024 * 1024 * 1024),
     userAgent: env.GLANCE_USER_AGENT || DEFAULT_USER_AGENT,
     docsUrl: env.GLANCE_DOCS_URL || DOCS_URL,
     storage: storage(env, kept),

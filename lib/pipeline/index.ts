@@ -35,6 +35,8 @@ export interface PipelineResult {
   mode: FetchMode;
   /** How long loading the target took (fetch or render), for x-fetch-time. */
   loadMs: number | undefined;
+  /** The answer's outbound allowance, what the steps left of it (`embed.proxy` fetches within it too). */
+  outbound: Outbound;
 }
 
 export async function runPipeline(url: VettedUrl, options: Options, budget: Budget, timings: Timings, deps: PipelineDeps): Promise<PipelineResult> {
@@ -56,7 +58,7 @@ export async function runPipeline(url: VettedUrl, options: Options, budget: Budg
     bodies: new Map(),
   };
   for (const step of STEPS) if (step.wants(ctx)) await step.run(ctx);
-  return { envelope: envelope(ctx.data, ctx.page), mode: ctx.mode, loadMs: timings.get('render') ?? timings.get('fetch') };
+  return { envelope: envelope(ctx.data, ctx.page), mode: ctx.mode, loadMs: timings.get('render') ?? timings.get('fetch'), outbound: ctx.outbound };
 }
 
 const envelope = (data: Data, page: LoadedPage | undefined): Envelope => ({

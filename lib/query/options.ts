@@ -152,6 +152,13 @@ export interface InsightsOptions {
   readonly lighthouse: false | LighthouseOptions;
 }
 
+export interface EmbedOptions {
+  /** Dot path into `data`. */
+  readonly path: string;
+  /** `embed.proxy` **(Glance)**: a URL field's bytes are fetched and answered by Glance instead of a 302 to them. */
+  readonly proxy: boolean;
+}
+
 /** Microlink's rule types (https://microlink.io/docs/mql/data/type). */
 export const DATA_TYPES = [
   'audio',
@@ -203,8 +210,8 @@ export interface Options {
   readonly screenshot: false | ScreenshotOptions;
   readonly pdf: false | PdfOptions;
   readonly ping: PingOptions;
-  /** Dot path into `data`. */
-  readonly embed: string | undefined;
+  /** `embed`: one field of `data` answered instead of the envelope (docs/CONTRACT.md §6). */
+  readonly embed: EmbedOptions | undefined;
   /** Dot paths into `data` to keep. */
   readonly filter: readonly string[] | undefined;
   readonly prerender: 'auto' | boolean;

@@ -67,6 +67,11 @@ describe('cacheKey', () => {
     same(['url=HTTPS://EXAMPLE.com', 'url=https://example.com/', 'url=%20https://example.com:443/%20']);
   });
 
+  test('embed.proxy=false and stream.proxy give the keys of the plain and the proxied embed', () => {
+    same([`${URL_PARAM}&embed=image.url`, `${URL_PARAM}&embed=image.url&embed.proxy=false`, `${URL_PARAM}&stream=image.url`]);
+    same([`${URL_PARAM}&embed=image.url&embed.proxy`, `${URL_PARAM}&stream=image.url&stream.proxy=true`]);
+  });
+
   test('device names differing only in case give one key', () => {
     same([`${URL_PARAM}&device=iPhone%2015`, `${URL_PARAM}&device=iphone%2015`]);
   });
@@ -82,6 +87,7 @@ describe('cacheKey', () => {
       `${URL_PARAM}&screenshot.overlay.browser=dark`,
       `${URL_PARAM}&meta=false`,
       `${URL_PARAM}&embed=image.url`,
+      `${URL_PARAM}&embed=image.url&embed.proxy`,
       `${URL_PARAM}&filter=title`,
       `${URL_PARAM}&device=iPhone%2015`,
       `${URL_PARAM}&waitForTimeout=1s`,

@@ -82,7 +82,8 @@ export async function startApp(options: ServiceOptions = {}): Promise<Service> {
     new Headers(init.headers).forEach((value, name) => (headers[name] = value));
     const method = (init.method ?? 'GET').toUpperCase();
     const answer = await app.handle({ method, rawQueryString: query, headers, requestId: randomUUID(), receivedAt: Date.now() });
-    return new Response(NULL_BODY.has(answer.statusCode) ? null : answer.body, { status: answer.statusCode, headers: answer.headers });
+    const body = answer.isBase64Encoded ? Buffer.from(answer.body, 'base64') : answer.body;
+    return new Response(NULL_BODY.has(answer.statusCode) ? null : body, { status: answer.statusCode, headers: answer.headers });
   };
   return {
     url: IN_PROCESS_URL,

@@ -38,7 +38,8 @@ describe('Microlink parameters Glance does not offer', () => {
 
 describe('Microlink spellings that work', () => {
   test('stream is the legacy name of embed; both at once is refused', () => {
-    assert.equal(parse('stream=screenshot.url').embed, 'screenshot.url');
+    assert.deepEqual(parse('stream=screenshot.url').embed, { path: 'screenshot.url', proxy: false });
+    assert.deepEqual(parse('stream=image.url&stream.proxy').embed, { path: 'image.url', proxy: true });
     assert.throws(() => parse('stream=title&embed=title'), (error: unknown) => error instanceof GlanceError && error.code === 'EINVALQUERY');
   });
 

@@ -24,6 +24,13 @@ const PAGE = `<!doctype html><html lang="en"><head><title>Simulated and well</ti
 <meta name="description" content="A page read inside the simulated Lambda."></head>
 <body style="margin:0;background:rgb(0,128,0)"><h1>Simulated and well</h1></body></html>`;
 
+/** 2×2 opaque blue, for `embed.proxy`. */
+const PICTURE = (() => {
+  const image = new PNG({ width: 2, height: 2 });
+  for (let at = 0; at < image.data.length; at += 4) image.data.set([0, 0, 255, 255], at);
+  return PNG.sync.write(image);
+})();
+
 const body = (result: InvocationResult): any => {
   assert.equal(result.invocationError, undefined, result.invocationError);
   return JSON.parse(String(result.body));
@@ -51,7 +58,12 @@ export function describeSimulatedLambda(built: () => Synthesized): void {
       // bring layers of their own).
       const all = template.findResources('AWS::Lambda::LayerVersion');
       layers = (fn.Properties.Layers as Array<{ Ref: string }>).map(({ Ref }) => assetDir(all[Ref]!.Properties.Content.S3Key));
-      server = await startServer({ '/article': html(PAGE), '/scripts': html(SCRIPTS_PAGE) });
+      server = await startServer({
+        '/article': html(PAGE),
+        '/scripts': html(SCRIPTS_PAGE),
+        '/pictured': html('<title>p</title><meta property="og:image" content="/picture.png">'),
+        '/picture.png': (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(PICTURE),
+      });
       s3 = await startS3(BUCKET, CACHE_BUCKET);
     });
     after(async () => {
@@ -117,6 +129,23 @@ export function describeSimulatedLambda(built: () => Synthesized): void {
           assert.equal(result.statusCode, 200, `${result.body}\n${lambda.log()}`);
           const image = PNG.sync.read(await stored(body(result).data.screenshot.url));
           assert.deepEqual(scriptFailures(image), []);
+        });
+
+        test('embed.proxy answers the image itself, base64 in the invocation, bytes behind the API Gateway stand-in', async () => {
+          const query = `url=${encodeURIComponent(`${server.url}/pictured`)}&embed=image.url&embed.proxy`;
+          const result = await lambda.invoke(apiEvent(query));
+          assert.equal(result.statusCode, 200, `${result.body}\n${lambda.log()}`);
+          assert.equal(result.isBase64Encoded, true);
+          assert.ok(Buffer.from(String(result.body), 'base64').equals(PICTURE));
+          const api = await serveOverHttp(lambda, apiEvent);
+          try {
+            const response = await fetch(`${api.url}/?${query}`);
+            assert.equal(response.headers.get('content-type'), 'image/png');
+            assert.equal(response.headers.get('access-control-allow-origin'), '*');
+            assert.ok(Buffer.from(await response.arrayBuffer()).equals(PICTURE));
+          } finally {
+            await api.close();
+          }
         });
 
         test('passes `npm run smoke` behind an HTTP stand-in for API Gateway, the asset bucket as its CDN', async (t) => {
