@@ -1,6 +1,6 @@
 import { parseDate } from '../date.ts';
 import { microdataValues } from '../facts.ts';
-import type { FieldSpec, Rule } from '../rules.ts';
+import { asList, type FieldSpec, type Rule } from '../rules.ts';
 import { ldText, meta, text } from '../sources.ts';
 
 /** `<meta>` values whose key contains `part` (`article:published_time`, `og:published_time`, `published_time`). */
@@ -40,11 +40,34 @@ const inText: Rule[] = [
   text('timeClass'),
 ];
 
+/** A year alone (`"datePublished": 2010`): it names no day, so any dated candidate is a better answer. */
+const YEAR_ONLY = /^\s*\d{4}\s*$/;
+
+const withoutBareYears =
+  (rule: Rule): Rule =>
+  (ctx) =>
+    asList(rule(ctx)).filter((raw) => !YEAR_ONLY.test(raw));
+
+/** The bare years the rules found, for a page that gives nothing more precise. */
+const bareYears =
+  (rules: readonly Rule[]): Rule =>
+  (ctx) =>
+    rules.flatMap((rule) => {
+      try {
+        return asList(rule(ctx)).filter((raw) => YEAR_ONLY.test(raw));
+      } catch {
+        return [];
+      }
+    });
+
+const dated = [...published, ...inText, ...modified];
+
 /**
  * The publication date: people reading "the date" of an article mean when it was published (annotators chose it
- * over a different modified date 101 times out of 128). A modification date is the last resort.
+ * over a different modified date 101 times out of 128). A modification date is the last resort but for a year
+ * alone, which a page gives for a film or a book (its release year, not the page's date) rather than for itself.
  */
 export const date: FieldSpec = {
-  rules: [...published, ...inText, ...modified],
+  rules: [...dated.map(withoutBareYears), bareYears(dated)],
   accept: (raw) => parseDate(raw, { keepOffset: true }),
 };
