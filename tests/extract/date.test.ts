@@ -87,6 +87,19 @@ describe('date', () => {
     assert.equal(values(head(film)).date, '2010-01-01T00:00:00.000Z');
   });
 
+  test('a time written without its zone takes the offset the page writes for the same clock time elsewhere', () => {
+    const ld = ldJson({ '@type': 'NewsArticle', datePublished: '2020-07-09 07:26:05' });
+    assert.equal(
+      values(head(ld, '<meta property="article:published_time" content="2020-07-09T07:26:05+07:00">')).date,
+      '2020-07-09T07:26:05.000+07:00',
+    );
+    // Another clock time is another claim: the first candidate stands, read as UTC.
+    assert.equal(
+      values(head(ld, '<meta property="article:published_time" content="2020-07-09T09:00:00+07:00">')).date,
+      '2020-07-09T07:26:05.000Z',
+    );
+  });
+
   test('microdata and <time datetime>', () => {
     assert.equal(
       values('<body><meta itemprop="datePublished" content="2022-02-02T02:02:02Z"></body>').date,
