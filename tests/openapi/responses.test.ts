@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer as createNetServer, connect, type AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -14,7 +14,7 @@ import { createLocalServer } from '../../functions/local.ts';
 import { createApp } from '../../lib/app.ts';
 import { DOCS_URL, loadConfig } from '../../lib/config.ts';
 import { erateBody } from '../../stacks/rate-limit.ts';
-import { html, startServer, type Route, type TestServer } from '../helpers/server.ts';
+import { unusedPort, html, startServer, type Route, type TestServer } from '../helpers/server.ts';
 import { q, startService, TEST_BROWSER_ARGS, type Service } from '../helpers/service.ts';
 import { photoLike, pngOf } from '../palette/images.ts';
 import { png } from '../ping/fixtures.ts';
@@ -42,15 +42,6 @@ const slow: Route = (req, res) => {
   const timer = setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Late</title>'), ms);
   res.once('close', () => clearTimeout(timer));
 };
-
-/** A port nothing listens on: bound, then released. */
-async function closedPort(): Promise<number> {
-  const server = createNetServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function assertConforms(answer: RealAnswer): void {
   assert.deepEqual(problemsOf(answer), [], `${answer.method} ${answer.path} ${answer.status}: ${answer.body.slice(0, 300)}`);
@@ -187,7 +178,7 @@ describe('real answers match docs/openapi.json', () => {
     });
 
     test('502: a target that refuses the connection', async () => {
-      await expectCode(service, q(`http://127.0.0.1:${await closedPort()}/`), 502, 'EFETCH');
+      await expectCode(service, q(`http://127.0.0.1:${await unusedPort()}/`), 502, 'EFETCH');
     });
 
     test('503: too little of the budget left for the browser', async () => {
