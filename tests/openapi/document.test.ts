@@ -4,8 +4,10 @@
  * query parser reads, no more and no fewer.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ERRORS, GlanceError } from '../../lib/errors.ts';
 import { parseQuery, readQuery } from '../../lib/query/index.ts';
 import type { QueryNode } from '../../lib/query/tree.ts';
@@ -16,6 +18,11 @@ test('is a valid OpenAPI 3.1 document', async () => {
   const result = await validator.validate(structuredClone(DOCUMENT));
   assert.equal(validator.version, '3.1');
   assert.deepEqual(result, { valid: true });
+});
+
+test('carries the package\'s version', () => {
+  const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  assert.equal(DOCUMENT.info.version, version);
 });
 
 describe('error codes', () => {
@@ -45,6 +52,7 @@ interface QueryParameter {
   readonly name: string;
   readonly example: string;
   readonly schema: { enum?: string[] };
+  readonly deprecated?: boolean;
   readonly 'x-glance-pattern'?: string;
   readonly 'x-glance-example-key'?: string;
   readonly 'x-glance-requires'?: string;
@@ -121,6 +129,26 @@ function outcome(query: string): unknown {
   }
 }
 
+const isRefused = (result: unknown): boolean => typeof result === 'object' && result !== null && 'refused' in result;
+
+const isBooleanFeature = (name: string): boolean =>
+  PARAMETERS.some((parameter) => parameter.name === name && parameter.schema.enum?.includes('true') === true);
+
+/**
+ * A query giving `parameter` the value, and the same query without it. Inside its feature when it has one
+ * (`pdf=true` for `pdf.margin.top`), or what it requires (`screenshot` for the legacy `type`), so that the key itself
+ * must make the difference.
+ */
+function queriesFor(parameter: QueryParameter, value: string): { base: string; given: string } {
+  const key = parameter['x-glance-example-key'] ?? parameter.name;
+  assert.doesNotMatch(key, /[<>]/, `${parameter.name} has a concrete x-glance-example-key`);
+  const segments = key.split('.');
+  const feature = segments.map((_, i) => segments.slice(0, i).join('.')).reverse().find((prefix) => prefix !== '' && isBooleanFeature(prefix));
+  const context = parameter['x-glance-requires'] ?? (feature ? `${feature}=true` : '');
+  const base = `url=https%3A%2F%2Fexample.com%2F${context ? `&${context}` : ''}`;
+  return { base, given: `${base}&${encodeURIComponent(key)}=${encodeURIComponent(value)}` };
+}
+
 describe('query parameters', () => {
   const names = PARAMETERS.map((parameter) => parameter.name);
   const patterns = PARAMETERS.flatMap((parameter) => (parameter['x-glance-pattern'] ? [new RegExp(parameter['x-glance-pattern'])] : []));
@@ -137,22 +165,28 @@ describe('query parameters', () => {
   });
 
   test('every documented parameter is read: its example changes the parsed options, or is refused', () => {
-    const booleanFeature = (name: string): boolean =>
-      PARAMETERS.some((parameter) => parameter.name === name && parameter.schema.enum?.includes('true') === true);
-    const ignored: string[] = [];
-    for (const parameter of PARAMETERS) {
-      if (parameter.name === 'url') continue;
-      const key = parameter['x-glance-example-key'] ?? parameter.name;
-      assert.doesNotMatch(key, /[<>]/, `${parameter.name} has a concrete x-glance-example-key`);
-      // Inside its feature when it has one (`pdf=true` for `pdf.margin.top`), so that the key itself must count.
-      const segments = key.split('.');
-      const feature = segments.map((_, i) => segments.slice(0, i).join('.')).reverse().find((prefix) => prefix !== '' && booleanFeature(prefix));
-      const context = parameter['x-glance-requires'] ?? (feature ? `${feature}=true` : '');
-      const base = `url=https%3A%2F%2Fexample.com%2F${context ? `&${context}` : ''}`;
-      const given = `${base}&${encodeURIComponent(key)}=${encodeURIComponent(parameter.example)}`;
-      if (JSON.stringify(outcome(base)) === JSON.stringify(outcome(given))) ignored.push(`${key}=${parameter.example}`);
+    const ignored = PARAMETERS.filter((parameter) => parameter.name !== 'url').filter((parameter) => {
+      const { base, given } = queriesFor(parameter, parameter.example);
+      return JSON.stringify(outcome(base)) === JSON.stringify(outcome(given));
+    });
+    assert.deepEqual(ignored.map((parameter) => `${parameter.name}=${parameter.example}`), []);
+  });
+
+  test('every value a parameter enumerates is accepted, and one outside them refused', () => {
+    const wrong: string[] = [];
+    for (const parameter of PARAMETERS.filter((parameter) => parameter.schema.enum && !parameter.deprecated)) {
+      for (const value of parameter.schema.enum ?? []) {
+        if (isRefused(outcome(queriesFor(parameter, value).given))) wrong.push(`${parameter.name}=${value} is refused`);
+      }
+      if (!isRefused(outcome(queriesFor(parameter, 'zzz').given))) wrong.push(`${parameter.name}=zzz is accepted`);
     }
-    assert.deepEqual(ignored, []);
+    assert.deepEqual(wrong, []);
+  });
+
+  test('every example matches its parameter\'s schema (the refused parameters aside)', () => {
+    const ajv = new Ajv2020({ strict: false });
+    const mismatched = PARAMETERS.filter((parameter) => !parameter.deprecated && !ajv.validate(parameter.schema, parameter.example));
+    assert.deepEqual(mismatched.map((parameter) => `${parameter.name}=${parameter.example}`), []);
   });
 
   test('parameters the parser ignores are not documented: a made-up one changes nothing', () => {
