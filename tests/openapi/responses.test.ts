@@ -61,6 +61,7 @@ describe('real answers match docs/openapi.json', () => {
       '/loop': (_req, res) => void res.writeHead(302, { location: '/loop' }).end(),
       '/slow': slow,
       '/big': html(`<title>Big</title><p>${'x'.repeat(8192)}</p>`),
+      '/gone': html('<title>Not here</title>', {}, 404),
     });
     service = await startService();
     blocker = join(await mkdtemp(join(tmpdir(), 'glance-openapi-')), 'blocker');
@@ -106,6 +107,11 @@ describe('real answers match docs/openapi.json', () => {
       assert.equal(body.data.heading, 'The article');
       assert.ok(Array.isArray(body.data.insights.technologies));
       assert.match(body.data.image.background_color, /^#[0-9A-F]{6}$/);
+    });
+
+    test('a target that answers 404: still a success, its status in statusCode', async () => {
+      const { status, body } = await ask(service, q(`${site.url}/gone`));
+      assert.deepEqual([status, body.statusCode, body.data.title], [200, 404, 'Not here']);
     });
 
     test('a screenshot', async () => {
