@@ -230,14 +230,15 @@ describe('real answers match docs/openapi.json', () => {
       await new Promise<void>((resolve) => local.server.listen(0, '127.0.0.1', resolve));
       const { port } = local.server.address() as AddressInfo;
       try {
-        const inFlight = fetch(`http://127.0.0.1:${port}/?${q(`${site.url}/slow?ms=1500`)}`).then((response) => response.text());
-        while (!site.hits.some((hit) => hit === '/slow?ms=1500')) await new Promise((resolve) => setTimeout(resolve, 20));
+        const inFlight = fetch(`http://127.0.0.1:${port}/?${q(`${site.url}/slow?ms=3000&for=health`)}`).then((response) => response.text());
+        while (!site.hits.some((hit) => hit === '/slow?ms=3000&for=health')) await new Promise((resolve) => setTimeout(resolve, 20));
         const socket = connect(port, '127.0.0.1');
         const received: Buffer[] = [];
         socket.on('data', (chunk: Buffer) => received.push(chunk));
         const ended = new Promise<void>((resolve) => socket.once('close', () => resolve()));
         await new Promise<void>((resolve) => socket.write('GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n', () => resolve()));
-        await new Promise((resolve) => setTimeout(resolve, 100));
+        // Time for the service to read the request's first bytes: from then on its connection is not idle.
+        await new Promise((resolve) => setTimeout(resolve, 300));
         const stopped = local.shutdown();
         socket.write('Connection: close\r\n\r\n');
         await ended;
