@@ -13,6 +13,7 @@ import { createLambdaRefresher, isRefreshEvent, type RefreshEvent } from '../lib
 import { loadConfig, type Config } from '../lib/config.ts';
 import { withStandardHeaders } from '../lib/http/headers.ts';
 import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
+import { OPENAPI_PATH, openapiResponse } from '../lib/http/openapi.ts';
 import type { AccessRecord } from '../lib/http/access-log.ts';
 import type { ApiRequest } from '../lib/http/types.ts';
 import { LAMBDA_RETURN_RESERVE_MS } from '../lib/time/limits.ts';
@@ -81,6 +82,7 @@ export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?
     .use(lastResort(config))
     .handler(async (event, context) => {
       if (event.rawPath === HEALTH_PATH) return healthResponse(false);
+      if (event.rawPath === OPENAPI_PATH) return openapiResponse();
       const request = toApiRequest(event, context);
       const response = await core.handle(request);
       // A preflight is the browser's, not a caller's request: it is not counted.

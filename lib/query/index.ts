@@ -73,8 +73,11 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-export function parseQuery(rawQueryString: string, headers?: Record<string, string | undefined>): Options {
-  const root = buildTree(rawQueryString);
+export const parseQuery = (rawQueryString: string, headers?: Record<string, string | undefined>): Options =>
+  readQuery(buildTree(rawQueryString), headers);
+
+/** The readers over an already built key tree (tests/openapi walks it to list every key the parser reads). */
+export function readQuery(root: QueryNode, headers?: Record<string, string | undefined>): Options {
   refuseServerPaths(root);
   refuseNotOffered(root);
   const url = readUrl(root);

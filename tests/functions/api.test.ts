@@ -80,6 +80,15 @@ test('GET /health answers 200 ok with no-store, apart from the API', async () =>
   assert.deepEqual(JSON.parse(String(result.body)), { status: 'ok' });
 });
 
+test('GET /openapi.json answers the API\'s description, apart from the API and without a key', async () => {
+  const handler = createHandler(loadConfig({ GLANCE_API_KEYS: 'key-one' }));
+  const result = (await handler({ ...event(''), rawPath: '/openapi.json' }, context)) as APIGatewayProxyStructuredResultV2;
+  assert.equal(result.statusCode, 200);
+  assert.equal(result.headers?.['content-type'], 'application/json; charset=utf-8');
+  const { default: document } = await import('../../lib/http/openapi-document.cts');
+  assert.deepEqual(JSON.parse(String(result.body)), document);
+});
+
 test('once stopping, /health answers 503 so a balancer drains the instance', async () => {
   const { healthResponse } = await import('../../lib/http/health.ts');
   const response = healthResponse(true);

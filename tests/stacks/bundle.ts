@@ -160,6 +160,13 @@ export function describeBundle(built: () => Synthesized): void {
       assert.equal(JSON.parse(String(program.body)).code, 'EINVALURL');
     });
 
+    test('answers GET /openapi.json with the document it bundles', async () => {
+      const result = await handler({ ...apiEvent(''), rawPath: '/openapi.json' }, lambdaContext);
+      assert.equal(result.statusCode, 200);
+      const expected = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
+      assert.deepEqual(JSON.parse(String(result.body)), expected);
+    });
+
     test("reads a page's metadata", async () => {
       const result = await handler(apiEvent(`url=${encodeURIComponent(`${server.url}/article`)}`), lambdaContext);
       const body = JSON.parse(String(result.body));
