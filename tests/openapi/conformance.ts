@@ -67,6 +67,12 @@ export function documentedStatuses(): string[] {
 const describeErrors = (validate: ValidateFunction): string =>
   ajv.errorsText(validate.errors, { separator: '; ', dataVar: '' });
 
+/** The key of `content` a type answers under: its own, else its media range (`image/png` under `image/*`), as OpenAPI reads it. */
+function documentedType(type: string, content: Record<string, unknown>): string | undefined {
+  const range = `${type.split('/')[0]}/*`;
+  return type in content ? type : range in content ? range : undefined;
+}
+
 /** What does not conform, as sentences; empty when the answer is one the document describes. */
 export function problemsOf(answer: RealAnswer): string[] {
   const { path, method, status } = answer;
@@ -91,13 +97,14 @@ export function problemsOf(answer: RealAnswer): string[] {
     if (!validate(value)) problems.push(`${where}: header ${name}: ${JSON.stringify(value)} ${describeErrors(validate)}`);
   }
 
-  const type = answer.headers.get('content-type')?.split(';')[0]?.trim();
+  const answered = answer.headers.get('content-type')?.split(';')[0]?.trim();
   if (!response.content) {
     if (answer.body !== '') problems.push(`${where}: documented without a body, answered ${answer.body.length} characters`);
     return problems;
   }
-  if (!type || !(type in response.content)) {
-    return [...problems, `${where}: content type ${type} is not documented (${Object.keys(response.content).join(', ')})`];
+  const type = answered && documentedType(answered, response.content);
+  if (!type) {
+    return [...problems, `${where}: content type ${answered} is not documented (${Object.keys(response.content).join(', ')})`];
   }
   let body: unknown = answer.body;
   if (type === 'application/json') {
