@@ -1,8 +1,9 @@
 /**
- * docs/openapi.json against real answers of the local service on 127.0.0.1: successes (metadata, a screenshot, each
- * kind of embed), the preflight, HEAD, /health, /openapi.json and a failure of every status the function answers,
- * each checked against the document's schema for its operation and status (tests/openapi/conformance.ts). The last
- * test proves that every status the document gives met a real answer here, so a status documented without one fails.
+ * docs/openapi.json against real answers of the local service on 127.0.0.1: successes (metadata, a screenshot and
+ * its stored file, named and not, each kind of embed, a proxied image, the playground page), the preflight, HEAD,
+ * /health, /openapi.json and a failure of every status the function answers, each checked against the document's
+ * schema for its operation and status (tests/openapi/conformance.ts). The last test proves that every status the
+ * document gives met a real answer here, so a status documented without one fails.
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -37,6 +38,12 @@ const image =
     void res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(body.length) }).end(body);
 
 /** Answers after `?ms=` milliseconds (the timer dies with the connection). */
+/** What a browser's navigation sends: the bare address answers it the playground page. */
+const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8';
+
+/** A page whose og:image is the given path of the same site. */
+const pictured = (path: string): Route => html(`<!doctype html><title>Pictured</title><meta property="og:image" content="${path}">`);
+
 const slow: Route = (req, res) => {
   const ms = Number(new URL(req.url ?? '/', 'http://x').searchParams.get('ms') ?? 3000);
   const timer = setTimeout(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Late</title>'), ms);
@@ -50,9 +57,10 @@ function assertConforms(answer: RealAnswer): void {
 describe('real answers match docs/openapi.json', () => {
   let site: TestServer;
   let service: Service;
-  /** API keys, a 2 kB page limit and a storage folder that cannot be created: EAUTH, ETOOLARGE, EFATAL. */
+  /** API keys, a 2 kB page and embed.proxy limit and a storage folder that cannot be created: EAUTH, ETOOLARGE, EFATAL. */
   let strict: Service;
   let blocker: string;
+  const pixel = png(8, 8);
   before(async () => {
     site = await startServer({
       '/article': html(ARTICLE),
@@ -62,12 +70,22 @@ describe('real answers match docs/openapi.json', () => {
       '/slow': slow,
       '/big': html(`<title>Big</title><p>${'x'.repeat(8192)}</p>`),
       '/gone': html('<title>Not here</title>', {}, 404),
+      '/pixel.png': image(pixel),
+      '/pictured': pictured('/pixel.png'),
+      '/pictured-large': pictured('/cover.png'),
+      // A soft 404: the image address answers a page.
+      '/pictured-page': pictured('/article'),
     });
     service = await startService();
     blocker = join(await mkdtemp(join(tmpdir(), 'glance-openapi-')), 'blocker');
     await writeFile(blocker, 'a file where a folder should be');
     strict = await startService({
-      env: { GLANCE_API_KEYS: 'key-one', GLANCE_MAX_BODY_BYTES: '2048', GLANCE_STORAGE_DIR: join(blocker, 'assets') },
+      env: {
+        GLANCE_API_KEYS: 'key-one',
+        GLANCE_MAX_BODY_BYTES: '2048',
+        GLANCE_EMBED_PROXY_MAX_BYTES: '2048',
+        GLANCE_STORAGE_DIR: join(blocker, 'assets'),
+      },
     });
   });
   after(async () => {
@@ -85,6 +103,13 @@ describe('real answers match docs/openapi.json', () => {
   }
 
   const article = () => `${site.url}/article`;
+
+  /** A stored file the service answers at `url`, checked against the document's path for it. */
+  async function stored(url: string, path: '/{hash}.{extension}' | '/{hash}/{name}.{extension}'): Promise<RealAnswer> {
+    const answer = await realAnswer(path, 'GET', await fetch(url));
+    assertConforms(answer);
+    return answer;
+  }
 
   describe('successes', () => {
     test('metadata: the envelope with every default field', async () => {
@@ -114,10 +139,22 @@ describe('real answers match docs/openapi.json', () => {
       assert.deepEqual([status, body.statusCode, body.data.title], [200, 404, 'Not here']);
     });
 
-    test('a screenshot', async () => {
+    test('a screenshot, and its stored file', async () => {
       const { status, body } = await ask(service, q(article(), 'screenshot&meta=false'));
       assert.equal(status, 200, JSON.stringify(body));
       assert.deepEqual([body.data.screenshot.type, body.data.screenshot.width, body.data.screenshot.height], ['png', 2560, 1600]);
+      assert.match(body.data.screenshot.url, /\/[0-9a-f]{64}\.png$/);
+      const file = await stored(body.data.screenshot.url, '/{hash}.{extension}');
+      assert.deepEqual([file.status, file.headers.get('content-type'), file.headers.get('content-disposition')], [200, 'image/png', null]);
+    });
+
+    test('a screenshot named by filename: its stored file is served under that name, as the document says', async () => {
+      const { status, body } = await ask(service, q(article(), `screenshot&meta=false&filename=${encodeURIComponent('Café report.pdf')}`));
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.match(body.data.screenshot.url, /\/[0-9a-f]{64}\/Caf%C3%A9%20report\.png$/);
+      const file = await stored(body.data.screenshot.url, '/{hash}/{name}.{extension}');
+      assert.equal(file.status, 200);
+      assert.equal(file.headers.get('content-disposition'), `inline; filename="Cafe report.png"; filename*=UTF-8''Caf%C3%A9%20report.png`);
     });
 
     test('embed of a URL: 302 to it; of a string: text/plain; of an object: JSON; of rule fields: Markdown and HTML', async () => {
@@ -132,6 +169,22 @@ describe('real answers match docs/openapi.json', () => {
       assert.match(markdown.headers.get('content-type') ?? '', /^text\/markdown/);
       const markup = await ask(service, q(article(), 'meta=false&data.heading.selector=h1&data.heading.attr=html&embed=heading'));
       assert.deepEqual([markup.headers.get('content-type'), markup.body], ['text/html; charset=utf-8', 'The <em>article</em>']);
+    });
+
+    test('embed.proxy: the image\'s own bytes, with its type and the headers that let any site read it', async () => {
+      const { status, headers } = await ask(service, q(`${site.url}/pictured`, 'embed=image.url&embed.proxy'));
+      assert.equal(status, 200);
+      assert.deepEqual([headers.get('content-type'), headers.get('content-length')], ['image/png', String(pixel.length)]);
+      assert.equal(headers.get('access-control-allow-origin'), '*');
+      assert.match(headers.get('content-security-policy') ?? '', /; sandbox;/);
+    });
+
+    test('the playground: the bare address, from a browser, answers its page', async () => {
+      const { status, headers, body } = await ask(service, '', { headers: { accept: BROWSER_ACCEPT } });
+      assert.equal(status, 200);
+      assert.deepEqual([headers.get('content-type'), headers.get('vary'), headers.get('cache-control')], ['text/html; charset=utf-8', 'accept', 'no-store']);
+      assert.match(headers.get('content-security-policy') ?? '', /script-src 'sha256-/);
+      assert.match(body, /^<!doctype html>/i);
     });
 
     test('HEAD: the status and headers without a body, for an answer, a redirect and a failure', async () => {
@@ -179,12 +232,20 @@ describe('real answers match docs/openapi.json', () => {
       await expectCode(strict, q(`${site.url}/big`), 413, 'ETOOLARGE', { headers: { 'x-api-key': 'key-one' } });
     });
 
+    test('413: an embed.proxy file past its own limit', async () => {
+      await expectCode(strict, q(`${site.url}/pictured-large`, 'embed=image.url&embed.proxy'), 413, 'ETOOLARGE', { headers: { 'x-api-key': 'key-one' } });
+    });
+
     test('500: storage that fails under a screenshot', async () => {
       await expectCode(strict, q(article(), 'screenshot&meta=false'), 500, 'EFATAL', { headers: { 'x-api-key': 'key-one' } });
     });
 
     test('502: a target that refuses the connection', async () => {
       await expectCode(service, q(`http://127.0.0.1:${await unusedPort()}/`), 502, 'EFETCH');
+    });
+
+    test('502: embed.proxy of an image address that answers an HTML page', async () => {
+      await expectCode(service, q(`${site.url}/pictured-page`, 'ping=false&embed=image.url&embed.proxy'), 502, 'ENOTMEDIA');
     });
 
     test('503: too little of the budget left for the browser', async () => {
