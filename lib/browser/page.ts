@@ -25,6 +25,8 @@ export interface BrowserEvents {
   browserLost?(): void;
   /** A page crashed its own renderer (EPAGECRASH). */
   pageCrashed?(): void;
+  /** A page was opened for a request: `spare` when it was the warm spare (spare.ts), not made on the request's clock. */
+  pageOpened?(spare: boolean): void;
 }
 
 export interface PageEnv {
@@ -264,6 +266,7 @@ async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (o
       holding = { ...spare, over: false };
       onBrowser(spare.lease);
     }
+    env.events?.pageOpened?.(spare !== undefined);
     const { page, proxy } = spare ?? (await openPage(env, setup.offline ?? false, holding, onBrowser));
     // Puppeteer's 'error' event is Inspector.targetCrashed: this page's renderer died (out of memory, say).
     const crashed = new Promise<never>((_, reject) =>

@@ -39,7 +39,8 @@ describe('single-process mode', () => {
       '/hang.png': () => undefined,
       '/stalls': html(`${GREEN}<img src="/hang.png">`),
     });
-    renderer = testRenderer('127.0.0.1', undefined, { GLANCE_CHROMIUM_MODE: 'single' });
+    // No spare browser waiting beside the page's (tests/browser/spare.test.ts has that): each page's is its only one.
+    renderer = testRenderer('127.0.0.1', undefined, { GLANCE_CHROMIUM_MODE: 'single', GLANCE_BROWSER_SPARE: 'false' });
   });
   after(async () => {
     await renderer.close();
