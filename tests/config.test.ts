@@ -70,3 +70,12 @@ test('GLANCE_ADBLOCK_LISTS: comma-separated paths of files that exist; GLANCE_AD
   );
   assert.throws(() => loadConfig({ GLANCE_ADBLOCK_ENGINE: '/nowhere/engine.bin' }), (error: Error) => error instanceof ConfigError && /GLANCE_ADBLOCK_ENGINE/.test(error.message));
 });
+
+test('GLANCE_BROWSER_SPARE is on and GLANCE_BROWSER_AT_INIT off by default; each takes true or false only', () => {
+  assert.equal(loadConfig({}).browserSpare, true);
+  assert.equal(loadConfig({}).browserAtInit, false);
+  assert.equal(loadConfig({ GLANCE_BROWSER_SPARE: 'false' }).browserSpare, false);
+  assert.equal(loadConfig({ GLANCE_BROWSER_AT_INIT: 'true' }).browserAtInit, true);
+  assert.throws(() => loadConfig({ GLANCE_BROWSER_SPARE: 'off' }), /GLANCE_BROWSER_SPARE must be "true" or "false"/);
+  assert.throws(() => loadConfig({ GLANCE_BROWSER_AT_INIT: '1' }), /GLANCE_BROWSER_AT_INIT/);
+});

@@ -108,3 +108,12 @@ test("the deployer's adblock lists are files that exist, kept as absolute paths"
 test("the Chromium launch mode passes through to the function, which validates it (lib/config.ts)", () => {
   assert.deepEqual(readSettings('dev', { GLANCE_CHROMIUM_MODE: 'multi' }).passThrough, { GLANCE_CHROMIUM_MODE: 'multi' });
 });
+
+test('the browser switches (at init, spare) pass through as true or false, and anything else fails the deploy', () => {
+  assert.deepEqual(readSettings('dev', { GLANCE_BROWSER_AT_INIT: 'TRUE', GLANCE_BROWSER_SPARE: ' false' }).passThrough, {
+    GLANCE_BROWSER_AT_INIT: 'true',
+    GLANCE_BROWSER_SPARE: 'false',
+  });
+  assert.deepEqual(readSettings('dev', { GLANCE_BROWSER_AT_INIT: '' }).passThrough, {});
+  assert.throws(() => readSettings('dev', { GLANCE_BROWSER_AT_INIT: 'yes' }), (error: Error) => error instanceof SettingsError && /GLANCE_BROWSER_AT_INIT/.test(error.message));
+});
