@@ -10,7 +10,7 @@ import type { Browser, Target } from 'puppeteer-core';
 import type { Renderer } from '../../lib/browser/index.ts';
 import { Spare, type SpareOps } from '../../lib/browser/spare.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
-import { chromiumChildren, pixel, png, render, testRenderer } from './helpers.ts';
+import { chromiumChildren, pixel, png, render, stateRoutes, testRenderer } from './helpers.ts';
 
 /** Spares numbered in order of making; what was discarded, and `lose(n)` kills spare n while it waits. */
 function plainOps(options: { fail?: () => boolean; usable?: (n: number) => boolean } = {}) {
@@ -151,15 +151,7 @@ describe('the warm spare in the renderer', () => {
   before(async () => {
     site = await startServer({
       '/': html(PAGE),
-      '/store': html(`${PAGE}<script>document.cookie = 'seen=yes; max-age=3600'; localStorage.setItem('seen', 'yes')</script>`, {
-        'set-cookie': 'served=yes; Max-Age=3600',
-      }),
-      '/read': (req, res) => {
-        const cookie = req.headers.cookie ?? 'none';
-        res.writeHead(200, { 'content-type': 'text/html' }).end(
-          `<title>read</title><p id="cookie">${cookie}</p><p id="storage"></p><script>document.getElementById('storage').textContent = localStorage.getItem('seen') ?? 'none'</script>`,
-        );
-      },
+      ...stateRoutes(PAGE),
     });
     renderer = testRenderer('127.0.0.1', undefined, {}, {
       pageOpened: (spare) => void opened.push(spare),
