@@ -64,7 +64,9 @@ export const screenshot: Part = async ({ smoke, log }) => {
   // Long, but under Glance's 8 192 CSS px full-page cap, so both sides capture the same pixels.
   routes['/long'] = html(article(16));
   const site = await startServer(routes);
-  const service: Service = await startService();
+  // One browser for the whole run, so the memory after 500 captures is one browser's: spares count as pages too
+  // (GLANCE_BROWSER_MAX_PAGES, default 500, would retire it just before the end).
+  const service: Service = await startService({ env: { GLANCE_BROWSER_MAX_PAGES: '100000' } });
   const bare: Bare = await launchBare();
   let glanceCaptures = 0;
   const timingSpans = new Map<string, number[]>();
@@ -184,7 +186,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
   // The warm spare (issue 16): Glance as configured (spare on), a second service with GLANCE_BROWSER_SPARE=false,
   // and the bare script, each taking `concurrency` viewport captures at once, in turn, round after round.
   const running = new Set(childProcesses(process.pid, (cmdline) => cmdline.includes('chrom')));
-  const plain: Service = await startService({ env: { GLANCE_BROWSER_SPARE: 'false' } });
+  const plain: Service = await startService({ env: { GLANCE_BROWSER_SPARE: 'false', GLANCE_BROWSER_MAX_PAGES: '100000' } });
   const sides = {
     glance: () => glanceShot('viewport', '/article'),
     'no spare': () => glanceShot('no spare: viewport', '/article', '', plain),
