@@ -158,4 +158,8 @@ closeOnSigterm(handler.close);
  * that mostly takes screenshots does not pay the launch on its first request's clock. Capped well inside init's
  * 10 s limit; a launch that takes longer goes on, and the first request shares it.
  */
-if (config.browserAtInit) await Budget.cap(handler.warmBrowser(), INIT_WARM_MS, undefined);
+if (config.browserAtInit) {
+  // A failure here is the first request's to meet and report, with its request id: init itself must not fail.
+  const warming = handler.warmBrowser().catch((error: unknown) => logger.warn('the browser did not start during init', { error: error as Error }));
+  await Budget.cap(warming, INIT_WARM_MS, undefined);
+}
