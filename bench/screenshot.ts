@@ -1,7 +1,9 @@
 /**
  * Part 4: screenshot cost. End-to-end latency of `screenshot=true&meta=false&force=true` through the local
  * service (cache bypassed) beside a bare puppeteer-core capture of the same page (bench/lib/bare.ts), plain,
- * with an overlay and full page; screenshots/s at concurrency 1, 2 and 4; the browser's memory after 500 captures.
+ * with an overlay and full page; screenshots/s at concurrency 1, 2 and 4; the browser's memory after 500 captures;
+ * the warm spare (issue 16): viewport latency at 1, 2 and 4 at once, interleaved with a spare-less service and the bare
+ * script, and the idle browser's memory with and without a spare.
  *   ./node_modules/.bin/node --import tsx bench/screenshot.ts [--smoke]
  */
 import './lib/env.ts';
