@@ -72,6 +72,8 @@ export type Origin = 'caller' | 'refresh';
 
 export interface App {
   handle(request: ApiRequest, origin?: Origin): Promise<ApiResponse>;
+  /** Starts the browser and its spare page before any request needs them (GLANCE_BROWSER_AT_INIT). */
+  warmBrowser(): Promise<void>;
   /** Waits for background refreshes, then stops the browser if one was started. */
   close(): Promise<void>;
 }
@@ -188,6 +190,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
 
   return {
     handle,
+    warmBrowser: async () => (await pipeline.renderer()).warm(),
     close: async () => {
       await sweeps.stop();
       await local?.idle();

@@ -52,6 +52,13 @@ export interface Config {
   readonly adblock: AdblockSettings;
   /** Pages one Chromium serves before it is replaced (Gotenberg's habit): leaks and fragmentation do not pile up. */
   readonly browserMaxPages: number;
+  /**
+   * GLANCE_BROWSER_SPARE (default on): while a page slot is free, the next request's isolated context, proxy and
+   * blank page are made ahead (lib/browser/spare.ts), at the memory of one idle renderer (README, Browser lifecycle).
+   */
+  readonly browserSpare: boolean;
+  /** GLANCE_BROWSER_AT_INIT (default off): Chromium (and the spare) start with the process, in Lambda's init phase. */
+  readonly browserAtInit: boolean;
   /** This function, when running in Lambda: stale cache entries are refreshed by invoking it asynchronously. */
   readonly lambda: { readonly functionName: string; readonly region: string } | undefined;
   /** Where cached answers live: a private S3 bucket when configured, else a local folder. */
@@ -107,6 +114,13 @@ type Env = Record<string, string | undefined>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  throw new ConfigError(`${name} must be "true" or "false", got "${raw}"`);
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -236,6 +250,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     chromiumArgs: chromiumArgs(env.GLANCE_CHROMIUM_ARGS),
     browserMaxPages: integer(env, 'GLANCE_BROWSER_MAX_PAGES', 500, 1, 1_000_000),
+    browserSpare: boolean(env, 'GLANCE_BROWSER_SPARE', true),
+    browserAtInit: boolean(env, 'GLANCE_BROWSER_AT_INIT', false),
     adblock: adblock(env),
     lambda: env.AWS_LAMBDA_FUNCTION_NAME
       ? { functionName: env.AWS_LAMBDA_FUNCTION_NAME, region: env.AWS_REGION || 'us-east-1' }

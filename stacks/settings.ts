@@ -77,6 +77,12 @@ export class SettingsError extends Error {
  * public-address check, which only local development and tests may do.
  */
 const PASS_THROUGH = ['GLANCE_MAX_BODY_BYTES', 'GLANCE_EMBED_PROXY_MAX_BYTES', 'GLANCE_USER_AGENT', 'GLANCE_DOCS_URL', 'GLANCE_CACHE', 'GLANCE_CHROMIUM_MODE'] as const;
+/**
+ * Browser switches (README, Configuration), checked here so a typo fails the deploy rather than every cold start:
+ * GLANCE_BROWSER_AT_INIT starts Chromium in the init phase (for deployments that mostly take screenshots),
+ * GLANCE_BROWSER_SPARE=false keeps no spare page.
+ */
+const PASS_THROUGH_FLAGS = ['GLANCE_BROWSER_AT_INIT', 'GLANCE_BROWSER_SPARE'] as const;
 
 const CLOUDFRONT_CERTIFICATE = /^arn:aws[\w-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/;
 const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
@@ -202,6 +208,10 @@ export function readSettings(stage: string, env: Env = process.env): Settings {
   for (const name of PASS_THROUGH) {
     const value = env[name];
     if (value) passThrough[name] = value;
+  }
+  for (const name of PASS_THROUGH_FLAGS) {
+    const value = flag(env, name);
+    if (value !== undefined) passThrough[name] = String(value);
   }
   return Object.freeze({
     cdnDomain: domain(env, 'GLANCE_CDN_DOMAIN', 'GLANCE_CDN_CERTIFICATE_ARN'),

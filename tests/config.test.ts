@@ -80,3 +80,12 @@ test("embed.proxy's limit: 10 MiB by default, 4 MiB at most in Lambda (its 6 MB 
   assert.throws(() => loadConfig({ ...lambda, GLANCE_EMBED_PROXY_MAX_BYTES: '5000000' }), (error: Error) => error instanceof ConfigError && /GLANCE_EMBED_PROXY_MAX_BYTES/.test(error.message));
   assert.throws(() => loadConfig({ GLANCE_EMBED_PROXY_MAX_BYTES: '1k' }), ConfigError);
 });
+
+test('GLANCE_BROWSER_SPARE is on and GLANCE_BROWSER_AT_INIT off by default; each takes true or false only', () => {
+  assert.equal(loadConfig({}).browserSpare, true);
+  assert.equal(loadConfig({}).browserAtInit, false);
+  assert.equal(loadConfig({ GLANCE_BROWSER_SPARE: 'false' }).browserSpare, false);
+  assert.equal(loadConfig({ GLANCE_BROWSER_AT_INIT: 'true' }).browserAtInit, true);
+  assert.throws(() => loadConfig({ GLANCE_BROWSER_SPARE: 'off' }), /GLANCE_BROWSER_SPARE must be "true" or "false"/);
+  assert.throws(() => loadConfig({ GLANCE_BROWSER_AT_INIT: '1' }), /GLANCE_BROWSER_AT_INIT/);
+});

@@ -76,6 +76,8 @@ export const PROBE_TIMEOUT_MS = 1500;
 export const BROWSER_CLOSE_MS = 2000;
 /** Longest a launch may take; callers race it with their own budget, this only stops a wedged start. */
 export const LAUNCH_TIMEOUT_MS = 20_000;
+/** How long Lambda's init phase waits for Chromium (GLANCE_BROWSER_AT_INIT): well inside init's 10 s limit. */
+export const INIT_WARM_MS = 7_000;
 /** A CDP call that takes longer is wedged; a page's deadline normally ends it much sooner. */
 export const PROTOCOL_TIMEOUT_MS = 30_000;
 

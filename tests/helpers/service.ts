@@ -104,7 +104,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const assets = assetsConfig.storage.kind === 'local' ? createStorage(assetsConfig.storage, '') : undefined;
   let app: App | undefined;
   // The app needs the service's own address (the local CDN), known only once it listens.
-  const late: App = { handle: (request, origin) => (app as App).handle(request, origin), close: async () => app?.close() };
+  const late: App = {
+    handle: (request, origin) => (app as App).handle(request, origin),
+    warmBrowser: async () => app?.warmBrowser(),
+    close: async () => app?.close(),
+  };
   // No grace: a test's teardown closes whatever is still open.
   const local = createLocalServer(late, { assets, graceMs: 0 });
   await new Promise<void>((resolve) => local.server.listen(0, '127.0.0.1', resolve));

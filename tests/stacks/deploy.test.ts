@@ -42,6 +42,7 @@ const CONFIGURED = {
   GLANCE_LOG_RETENTION_DAYS: '7',
   GLANCE_ALARM_EMAIL: 'ops@example.com',
   GLANCE_ADBLOCK_LISTS: OWN_LIST,
+  GLANCE_BROWSER_AT_INIT: 'true',
 };
 const DAYS_31 = 31 * 24 * 3600;
 
@@ -151,6 +152,8 @@ describe('the API function', () => {
     assert.equal(configured.GLANCE_PUBLIC_URL, 'https://api.example.com', 'a custom API domain is its own address, refused as a target');
     assert.equal(configured.GLANCE_API_KEYS_PARAMETER, '/glance/api-keys');
     assert.equal(configured.GLANCE_MAX_BODY_BYTES, '2048');
+    assert.equal(configured.GLANCE_BROWSER_AT_INIT, 'true', 'the stage starts Chromium in the init phase');
+    assert.equal(env.GLANCE_BROWSER_AT_INIT, undefined, 'off unless a stage asks for it');
     assert.equal(configured.GLANCE_ALLOW_HOSTS, undefined, 'the address-policy exemption never reaches Lambda');
   });
 

@@ -120,3 +120,12 @@ test("embed.proxy's limit passes through only within what Lambda's 6 MB response
     );
   }
 });
+
+test('the browser switches (at init, spare) pass through as true or false, and anything else fails the deploy', () => {
+  assert.deepEqual(readSettings('dev', { GLANCE_BROWSER_AT_INIT: 'TRUE', GLANCE_BROWSER_SPARE: ' false' }).passThrough, {
+    GLANCE_BROWSER_AT_INIT: 'true',
+    GLANCE_BROWSER_SPARE: 'false',
+  });
+  assert.deepEqual(readSettings('dev', { GLANCE_BROWSER_AT_INIT: '' }).passThrough, {});
+  assert.throws(() => readSettings('dev', { GLANCE_BROWSER_AT_INIT: 'yes' }), (error: Error) => error instanceof SettingsError && /GLANCE_BROWSER_AT_INIT/.test(error.message));
+});
