@@ -1,12 +1,16 @@
 /**
- * Part 1: metadata agreement with the peer corpora (/work/shared/fixtures) for Glance's extractor, metascraper
- * (Microlink's rule set) and open-graph-scraper, all offline on the saved HTML and scored by the same fair
- * comparison as tests/extract/corpus.test.ts (tests/helpers/corpus.ts).
+ * Part 1: metadata accuracy of Glance's extractor, metascraper (Microlink's rule set) and open-graph-scraper, all
+ * offline on the saved HTML of the peer corpora (/work/shared/fixtures), scored two ways in the same run:
+ * - against the corpora's expected values (mostly the peers' own outputs), by the fair comparison of
+ *   tests/extract/corpus.test.ts (tests/helpers/corpus.ts);
+ * - against the judged set (tests/fixtures/judged): the same pages with the values a reader gives them
+ *   (tests/helpers/judged.ts, as tests/extract/judged.test.ts scores it).
  *   ./node_modules/.bin/node --import tsx bench/accuracy.ts [--smoke]
  */
 import {
-  SCORED_FIELDS, loadCorpus, scorePage, summarise, type FieldSummary, type PageResult, type Summary,
+  SCORED_FIELDS, loadCorpus, scorePage, summarise, type FieldSummary, type PageResult, type ScoredField, type Summary,
 } from '../tests/helpers/corpus.ts';
+import { loadJudged, scoreJudged } from '../tests/helpers/judged.ts';
 import { glance, metascraperFull, openGraphScraper, type Extractor, type Values } from './lib/extractors.ts';
 import { runIfMain, type Part, type Table, type Target } from './lib/part.ts';
 
@@ -16,9 +20,9 @@ const SMOKE_PAGES_PER_PEER = 3;
 
 const cell = (s: FieldSummary): string => `${(s.ratio * 100).toFixed(1)}% (${s.agreed}/${s.scored})`;
 
-function table(title: string, columns: Record<string, Summary>): Table {
+function table(title: string, columns: Record<string, Summary>, fields: readonly ScoredField[] = SCORED_FIELDS): Table {
   const names = Object.keys(columns);
-  const rows = SCORED_FIELDS.map((field) => [field, ...names.map((name) => cell(columns[name]!.fields[field]))]);
+  const rows = fields.map((field) => [field, ...names.map((name) => cell(columns[name]!.fields[field]))]);
   rows.push(['**overall**', ...names.map((name) => `**${cell(columns[name]!.overall)}**`)]);
   return { title, header: ['field', ...names], rows };
 }
@@ -43,6 +47,19 @@ export const accuracy: Part = async ({ smoke, log }) => {
   const summaries = (filter: (r: PageResult) => boolean): Record<string, Summary> =>
     Object.fromEntries(EXTRACTORS.map((e) => [e.name, summarise(results.get(e.name)!.filter(filter))]));
   const all = summaries(() => true);
+
+  // The judged set is the same HTML: each extractor's answers above are scored again, against the judge's values.
+  const judgedPages = loadJudged(pages);
+  const indexOf = new Map(pages.map((page, index) => [`${page.peer}/${page.name}`, index]));
+  const judgedResults = new Map(EXTRACTORS.map((e) => [
+    e.name,
+    judgedPages.map((page) => scoreJudged(page, values.get(e.name)![indexOf.get(`${page.peer}/${page.name}`)!]!)),
+  ]));
+  const judgedSummaries = (filter: (index: number) => boolean): Record<string, Summary> =>
+    Object.fromEntries(EXTRACTORS.map((e) => [e.name, summarise(judgedResults.get(e.name)!.filter((_, i) => filter(i)))]));
+  const judged = judgedSummaries(() => true);
+  const judgedFields = SCORED_FIELDS.filter((field) => judged[glance.name]!.fields[field].scored > 0);
+  const english = judgedPages.filter((page) => page.language === 'en').length;
   // Where metascraper agrees and Glance does not: the cases to read when a field is behind.
   const losses: string[][] = [];
   pages.forEach((page, index) => {
@@ -53,9 +70,27 @@ export const accuracy: Part = async ({ smoke, log }) => {
       }
     }
   });
+  const judgedLosses: string[][] = [];
+  judgedPages.forEach((page, index) => {
+    const at = indexOf.get(`${page.peer}/${page.name}`)!;
+    for (const field of judgedFields) {
+      if (judgedResults.get(glance.name)![index]!.scores[field] === false && judgedResults.get(metascraperFull.name)![index]!.scores[field] === true) {
+        const show = (v: string | null | undefined) => (v === null || v === undefined ? 'null' : `\`${v.slice(0, 80)}\``);
+        judgedLosses.push([`${page.peer}/${page.name}`, field, show(page.fields[field]!.value), show(values.get(glance.name)![at]![field]), show(values.get(metascraperFull.name)![at]![field])]);
+      }
+    }
+  });
   const tables = [
     table(`All ${pages.length} pages (${peers.map((p) => `${pages.filter((x) => x.peer === p).length} ${p}`).join(' + ')})`, all),
     ...peers.map((peer) => table(`${peer} corpus only (expected values = ${peer}'s own output)`, summaries((r) => r.peer === peer))),
+    table(`Judged set: ${judgedPages.length} of these pages, expected values judged by a reader (tests/fixtures/judged)`, judged, judgedFields),
+    table(`Judged set, ${english} pages in English`, judgedSummaries((i) => judgedPages[i]!.language === 'en'), judgedFields),
+    table(`Judged set, ${judgedPages.length - english} pages in other languages`, judgedSummaries((i) => judgedPages[i]!.language !== 'en'), judgedFields),
+    {
+      title: `Judged set: pages where metascraper agrees with the judge and Glance does not (${judgedLosses.length})`,
+      header: ['page', 'field', 'judged', 'glance', 'metascraper'],
+      rows: judgedLosses.length > 0 ? judgedLosses : [['(none)', '', '', '', '']],
+    },
     {
       title: `Pages where metascraper agrees and Glance does not (${losses.length})`,
       header: ['page', 'field', 'expected', 'glance', 'metascraper'],
@@ -67,7 +102,10 @@ export const accuracy: Part = async ({ smoke, log }) => {
   for (const e of EXTRACTORS) {
     metrics[`${e.name}.overall`] = all[e.name]!.overall.ratio;
     for (const field of SCORED_FIELDS) metrics[`${e.name}.${field}`] = all[e.name]!.fields[field].ratio;
+    metrics[`judged.${e.name}.overall`] = judged[e.name]!.overall.ratio;
+    for (const field of judgedFields) metrics[`judged.${e.name}.${field}`] = judged[e.name]!.fields[field].ratio;
   }
+  metrics['judged.pages'] = judgedPages.length;
 
   const ours = all[glance.name]!;
   const theirs = all[metascraperFull.name]!;
@@ -87,6 +125,7 @@ export const accuracy: Part = async ({ smoke, log }) => {
       measured: `${cell(ours.overall)} vs ${cell(theirs.overall)}`,
       met: ours.overall.agreed > theirs.overall.agreed,
     },
+    ...judgedTargets(judged, judgedFields),
   ];
   const notes = [
     'metascraper: metascraper-author, -date, -description, -audio, -video, -image, -lang, -logo, -logo-favicon, -manifest, ' +
@@ -100,8 +139,33 @@ export const accuracy: Part = async ({ smoke, log }) => {
       'publisher ← ogSiteName, url ← ogUrl, date ← ogDate ?? articlePublishedTime ?? ogArticlePublishedTime, lang ← ogLocale, ' +
       'author ← author ?? articleAuthor ?? ogArticleAuthor, audio ← ogAudioSecureURL ?? ogAudioURL ?? ogAudio, video ← ogVideo[0].url.',
     'Glance: extractMetadata on the same HTML and URL (no ping: a logo is the best declared one, never a guessed /favicon.ico).',
+    'Judged set: the answers above, scored against tests/fixtures/judged (judging rules in its README.md): any of a field\'s ' +
+      'judged values agrees; a judged day agrees with any time on that day as the answer writes it; times agree to the second. ' +
+      'The judge is this project and the pages are the corpora\'s, mostly English: not a held-out set.',
   ];
   return { metrics, tables, targets, notes };
 };
+
+function judgedTargets(judged: Record<string, Summary>, fields: readonly ScoredField[]): Target[] {
+  const ours = judged[glance.name]!;
+  const theirs = judged[metascraperFull.name]!;
+  const behind = fields.filter((field) => ours.fields[field].agreed < theirs.fields[field].agreed);
+  return [
+    {
+      name: 'judged set: accuracy per field',
+      goal: '≥ metascraper on every judged field',
+      measured: behind.length === 0
+        ? 'every judged field ≥ metascraper'
+        : `behind on ${behind.map((f) => `${f} (${ours.fields[f].agreed} vs ${theirs.fields[f].agreed})`).join(', ')}`,
+      met: behind.length === 0,
+    },
+    {
+      name: 'judged set: accuracy overall',
+      goal: '> metascraper',
+      measured: `${cell(ours.overall)} vs ${cell(theirs.overall)}`,
+      met: ours.overall.agreed > theirs.overall.agreed,
+    },
+  ];
+}
 
 await runIfMain('accuracy', import.meta.url, accuracy);

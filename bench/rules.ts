@@ -102,7 +102,7 @@ export const rules: Part = async ({ smoke, log }) => {
           ['added', `${(overhead * 100).toFixed(1)} %`],
         ],
       },
-      { title: 'Whole-page Markdown (data.content.attr=markdown), DOM built + main content + Turndown', header: ['page', 'size', 'median', 'Markdown chars'], rows: markdownRows },
+      { title: 'Whole-page Markdown (data.content.attr=markdown), DOM built + main content + mdream', header: ['page', 'size', 'median', 'Markdown chars'], rows: markdownRows },
     ],
     targets: [
       { name: '10-rule request', goal: '≤ 20 % over the default fields', measured: `${(overhead * 100).toFixed(1)} %`, met: overhead <= 0.2 },

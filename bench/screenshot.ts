@@ -3,7 +3,9 @@
  * service (cache bypassed) beside a bare puppeteer-core capture of the same page (bench/lib/bare.ts), plain and
  * full page; an overlay capture beside the bare plain capture at concurrency 1, 2 and 4 (the overlay's budget is
  * the bare capture + 100 ms); the cost and size of each way to encode the capture; screenshots/s at concurrency
- * 1, 2 and 4; the browser's memory after 500 captures.
+ * 1, 2 and 4; the browser's memory after 500 captures; the warm spare (issue 16): viewport latency at 1, 2 and 4 at
+ * once, interleaved with a spare-less service and the bare script, and the idle browser's memory with and without
+ * a spare.
  *   ./node_modules/.bin/node --import tsx bench/screenshot.ts [--smoke]
  */
 import './lib/env.ts';
@@ -21,6 +23,9 @@ import { median, ms, percentile, times } from './lib/stats.ts';
 const MAX_RATIO = 1.15;
 /** What an overlay may add to the bare script's plain capture (issue 16). */
 const OVERLAY_BUDGET_MS = 100;
+/** Issue 16: with the warm spare, a viewport capture at 1, 2 and 4 at once should take ≤ 0.8× the bare script's. */
+const MAX_SPARE_RATIO = 0.8;
+const CONCURRENCY_LEVELS = [1, 2, 4] as const;
 const OVERLAY_QUERY = `screenshot.overlay.browser=dark&screenshot.overlay.background=${encodeURIComponent('linear-gradient(135deg, #fbc2eb, #a6c1ee)')}`;
 
 const STYLE = `body { font: 16px/1.5 sans-serif; margin: 0; color: #223; }
@@ -46,10 +51,12 @@ interface Counts {
   encodeRuns: number;
   throughputTotal: number;
   memoryAfter: number;
+  /** Rounds per concurrency level of the interleaved Glance / Glance without spare / bare comparison. */
+  rounds: Record<(typeof CONCURRENCY_LEVELS)[number], number>;
 }
 
-const FULL: Counts = { warmup: 3, latency: 25, fullPage: 15, overlayRounds: 12, encodeRuns: 15, throughputTotal: 24, memoryAfter: 500 };
-const SMOKE: Counts = { warmup: 0, latency: 1, fullPage: 1, overlayRounds: 1, encodeRuns: 1, throughputTotal: 2, memoryAfter: 0 };
+const FULL: Counts = { warmup: 3, latency: 25, fullPage: 15, overlayRounds: 12, encodeRuns: 15, throughputTotal: 24, memoryAfter: 500, rounds: { 1: 25, 2: 12, 4: 6 } };
+const SMOKE: Counts = { warmup: 0, latency: 1, fullPage: 1, overlayRounds: 1, encodeRuns: 1, throughputTotal: 2, memoryAfter: 0, rounds: { 1: 1, 2: 1, 4: 1 } };
 
 /** The single Chromium child of this process whose command line matches (Glance's has its proxy flag). */
 function browserPid(test: (cmdline: string) => boolean): number {
@@ -66,18 +73,18 @@ export const screenshot: Part = async ({ smoke, log }) => {
   // Long, but under Glance's 8 192 CSS px full-page cap, so both sides capture the same pixels.
   routes['/long'] = html(article(16));
   const site = await startServer(routes);
-  // One browser for the whole part (Glance retires one after 500 pages), so the memory after 500 captures is one
-  // browser's, as in earlier runs.
+  // One browser for the whole run, so the memory after 500 captures is one browser's: spares count as pages too
+  // (GLANCE_BROWSER_MAX_PAGES, default 500, would retire it just before the end).
   const service: Service = await startService({ env: { GLANCE_BROWSER_MAX_PAGES: '100000' } });
   const bare: Bare = await launchBare();
   let glanceCaptures = 0;
   const timingSpans = new Map<string, number[]>();
   const sizes = new Map<string, string>();
 
-  const glanceShot = async (label: string, path: string, extra = ''): Promise<void> => {
+  const glanceShot = async (label: string, path: string, extra = '', on: Service = service): Promise<void> => {
     // A target address of its own per request: concurrent requests for one cache key would share one capture.
     const target = `${site.url}${path}?n=${glanceCaptures + Math.random()}`;
-    const response = await service.request(q(target, `screenshot=true&meta=false&force=true${extra ? `&${extra}` : ''}`));
+    const response = await on.request(q(target, `screenshot=true&meta=false&force=true${extra ? `&${extra}` : ''}`));
     const body = (await response.json()) as { data?: { screenshot?: { width: number; height: number } } };
     const shot = body.data?.screenshot;
     if (response.status !== 200 || !shot) throw new Error(`screenshot failed: ${response.status} ${JSON.stringify(body)}`);
@@ -213,6 +220,71 @@ export const screenshot: Part = async ({ smoke, log }) => {
     ['bare puppeteer browser (same moment, fewer captures)', `${bareMemory.processes}`, bareMemory.rssMiB.toFixed(0), bareMemory.pssMiB.toFixed(0)],
   ];
 
+  // The warm spare (issue 16): Glance as configured (spare on), a second service with GLANCE_BROWSER_SPARE=false,
+  // and the bare script, each taking `concurrency` viewport captures at once, in turn, round after round.
+  const running = new Set(childProcesses(process.pid, (cmdline) => cmdline.includes('chrom')));
+  const plain: Service = await startService({ env: { GLANCE_BROWSER_SPARE: 'false', GLANCE_BROWSER_MAX_PAGES: '100000' } });
+  const sides = {
+    glance: () => glanceShot('viewport', '/article'),
+    'no spare': () => glanceShot('no spare: viewport', '/article', '', plain),
+    bare: () => bareShot('viewport', '/article'),
+  };
+  for (let i = 0; i < Math.max(1, counts.warmup); i++) await sides['no spare']();
+  const plainPid = childProcesses(process.pid, (cmdline) => cmdline.includes('--proxy-server=')).find((pid) => !running.has(pid));
+  const concurrencyRows: string[][] = [];
+  for (const concurrency of CONCURRENCY_LEVELS) {
+    const samples: Record<keyof typeof sides, number[]> = { glance: [], 'no spare': [], bare: [] };
+    const order = Object.keys(sides) as Array<keyof typeof sides>;
+    for (let round = 0; round < counts.rounds[concurrency]; round++) {
+      // Who goes first rotates, so no side always follows the same one.
+      for (const side of [...order.slice(round % 3), ...order.slice(0, round % 3)]) {
+        await Promise.all(
+          Array.from({ length: concurrency }, async () => {
+            const t = performance.now();
+            await sides[side]();
+            samples[side].push(performance.now() - t);
+          }),
+        );
+      }
+    }
+    const [ours, off, theirs] = [median(samples.glance), median(samples['no spare']), median(samples.bare)];
+    metrics[`spare.c${concurrency}.glanceMs`] = ours;
+    metrics[`spare.c${concurrency}.noSpareMs`] = off;
+    metrics[`spare.c${concurrency}.bareMs`] = theirs;
+    metrics[`spare.c${concurrency}.ratio`] = ours / theirs;
+    log(`concurrency ${concurrency}: Glance ${ms(ours)}, without spare ${ms(off)}, bare ${ms(theirs)} (${times(ours / theirs)})`);
+    concurrencyRows.push([
+      `${concurrency}`,
+      ms(ours),
+      ms(percentile(samples.glance, 90)),
+      ms(off),
+      ms(theirs),
+      ms(percentile(samples.bare, 90)),
+      `**${times(ours / theirs)}**`,
+      times(off / theirs),
+      `${samples.glance.length}`,
+    ]);
+    targets.push({
+      name: `viewport capture at concurrency ${concurrency}, interleaved`,
+      goal: `≤ ${MAX_SPARE_RATIO}× bare puppeteer`,
+      measured: times(ours / theirs),
+      met: ours / theirs <= MAX_SPARE_RATIO,
+    });
+  }
+  // Both services idle (a spare is ready on Glance's side): what the spare costs in memory.
+  await new Promise((resolve) => setTimeout(resolve, 1000));
+  const withSpare = treeMemory(glancePid);
+  const withoutSpare = plainPid === undefined ? undefined : treeMemory(plainPid);
+  if (withoutSpare) {
+    metrics['spare.memory.rssMiB'] = withSpare.rssMiB - withoutSpare.rssMiB;
+    metrics['spare.memory.pssMiB'] = withSpare.pssMiB - withoutSpare.pssMiB;
+  }
+  const spareMemoryRows = [
+    ['Glance (GLANCE_BROWSER_SPARE on, a spare ready)', `${withSpare.processes}`, withSpare.rssMiB.toFixed(0), withSpare.pssMiB.toFixed(0)],
+    ...(withoutSpare ? [['Glance with GLANCE_BROWSER_SPARE=false', `${withoutSpare.processes}`, withoutSpare.rssMiB.toFixed(0), withoutSpare.pssMiB.toFixed(0)]] : []),
+  ];
+  await plain.close();
+
   const spanRows = [...timingSpans.entries()].map(([name, values]) => [name, ms(median(values)), `${values.length}`]);
   await bare.close();
   await service.close();
@@ -235,6 +307,12 @@ export const screenshot: Part = async ({ smoke, log }) => {
         header: ['encoding', 'median', 'bytes'],
         rows: encodeRows,
       },
+      {
+        title: 'Viewport capture latency at 1, 2 and 4 at once, interleaved round by round: Glance (spare on), Glance with GLANCE_BROWSER_SPARE=false, bare',
+        header: ['concurrency', 'Glance median', 'Glance p90', 'no spare median', 'bare median', 'bare p90', 'Glance / bare', 'no spare / bare', 'samples each'],
+        rows: concurrencyRows,
+      },
+      { title: 'Idle browser process tree with and without the spare (from /proc; MiB)', header: ['browser', 'processes', 'RSS sum', 'PSS sum'], rows: spareMemoryRows },
       { title: `Screenshots per second (${counts.throughputTotal} captures per cell)`, header: ['concurrency', 'Glance', 'bare puppeteer', 'bare / Glance'], rows: rateRows },
       { title: 'Chromium process tree memory (from /proc; MiB)', header: ['browser', 'processes', 'RSS sum', 'PSS sum'], rows: memoryRows },
       { title: "Glance's server-timing spans, medians over every capture", header: ['case: span', 'median', 'samples'], rows: spanRows },

@@ -13,9 +13,11 @@ import { createLambdaRefresher, isRefreshEvent, type RefreshEvent } from '../lib
 import { loadConfig, type Config } from '../lib/config.ts';
 import { withStandardHeaders } from '../lib/http/headers.ts';
 import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
+import { OPENAPI_PATH, openapiResponse } from '../lib/http/openapi.ts';
 import type { AccessRecord } from '../lib/http/access-log.ts';
 import type { ApiRequest } from '../lib/http/types.ts';
-import { LAMBDA_RETURN_RESERVE_MS } from '../lib/time/limits.ts';
+import { Budget } from '../lib/time/budget.ts';
+import { INIT_WARM_MS, LAMBDA_RETURN_RESERVE_MS } from '../lib/time/limits.ts';
 import { errorResponse } from '../lib/http/respond.ts';
 import { METRIC } from './metric-names.ts';
 import { count, logger, metricEvents, metrics, tracer } from './observability.ts';
@@ -66,6 +68,8 @@ function lambdaRefresh(config: Config): AppDeps {
 }
 
 export type Handler = ((event: Event | RefreshEvent, context: Context) => Promise<Result>) & {
+  /** Starts Chromium and the spare page now (GLANCE_BROWSER_AT_INIT): see the module's last lines. */
+  warmBrowser(): Promise<void>;
   /** Closes the core: waits for work in flight, launches no browser from then on, then stops the browser. */
   close(): Promise<void>;
 };
@@ -81,6 +85,7 @@ export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?
     .use(lastResort(config))
     .handler(async (event, context) => {
       if (event.rawPath === HEALTH_PATH) return healthResponse(false);
+      if (event.rawPath === OPENAPI_PATH) return openapiResponse();
       const request = toApiRequest(event, context);
       const response = await core.handle(request);
       // A preflight is the browser's, not a caller's request: it is not counted.
@@ -119,7 +124,10 @@ export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?
     inFlight.add(settled);
     return answer;
   };
-  return Object.assign(handle, { close: async () => void (await Promise.all([core.close(), ...inFlight])) });
+  return Object.assign(handle, {
+    warmBrowser: () => core.warmBrowser(),
+    close: async () => void (await Promise.all([core.close(), ...inFlight])),
+  });
 }
 
 /**
@@ -142,5 +150,18 @@ function closeOnSigterm(close: () => Promise<void>): void {
   });
 }
 
-export const handler = createHandler(loadConfig());
+const config = loadConfig();
+export const handler = createHandler(config);
 closeOnSigterm(handler.close);
+
+/**
+ * GLANCE_BROWSER_AT_INIT: Chromium and the spare page start during the init phase, which Lambda runs with a full
+ * CPU boost before the first invocation (the top-level await holds init until they are ready), so a deployment
+ * that mostly takes screenshots does not pay the launch on its first request's clock. Capped well inside init's
+ * 10 s limit; a launch that takes longer goes on, and the first request shares it.
+ */
+if (config.browserAtInit) {
+  // A failure here is the first request's to meet and report, with its request id: init itself must not fail.
+  const warming = handler.warmBrowser().catch((error: unknown) => logger.warn('the browser did not start during init', { error: error as Error }));
+  await Budget.cap(warming, INIT_WARM_MS, undefined);
+}

@@ -1,7 +1,7 @@
 /**
  * The local service (the embedded default): the core behind node:http. A request becomes the core's ApiRequest and
- * its ApiResponse is written back; `/health` answers for balancers; stored screenshots and PDFs are served as the
- * CDN would; every other path is API Gateway's 404. No middy, no Powertools: a cache hit costs the core's work and the socket's, nothing more.
+ * its ApiResponse is written back; `/health` answers for balancers and `/openapi.json` with the API's description;
+ * stored screenshots and PDFs are served as the CDN would; every other path is API Gateway's 404. No middy, no Powertools: a cache hit costs the core's work and the socket's, nothing more.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -11,6 +11,7 @@ import { createApp, type App } from '../lib/app.ts';
 import { DEFAULT_SHUTDOWN_GRACE_MS, loadConfig } from '../lib/config.ts';
 import type { AccessRecord } from '../lib/http/access-log.ts';
 import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
+import { OPENAPI_PATH, openapiResponse } from '../lib/http/openapi.ts';
 import type { ApiRequest, ApiResponse } from '../lib/http/types.ts';
 import { serveAsset } from '../lib/storage/serve.ts';
 import { Budget } from '../lib/time/budget.ts';
@@ -42,9 +43,10 @@ function toApiRequest(req: IncomingMessage, target: string, queryAt: number): Ap
   };
 }
 
-function write(res: ServerResponse, { statusCode, headers, body }: ApiResponse, headOnly: boolean): void {
-  res.writeHead(statusCode, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
-  res.end(headOnly ? undefined : body);
+function write(res: ServerResponse, { statusCode, headers, body, isBase64Encoded }: ApiResponse, headOnly: boolean): void {
+  const payload = isBase64Encoded ? Buffer.from(body, 'base64') : body;
+  res.writeHead(statusCode, { ...headers, 'content-length': String(Buffer.byteLength(payload)) });
+  res.end(headOnly ? undefined : payload);
 }
 
 const json = (statusCode: number, body: string): ApiResponse => ({ statusCode, headers: { 'content-type': 'application/json' }, body });
@@ -79,6 +81,7 @@ export function createLocalServer(app: App, { assets, graceMs = DEFAULT_SHUTDOWN
     const headOnly = req.method === 'HEAD';
     if (path === '/') return write(res, await app.handle(toApiRequest(req, target, queryAt)), headOnly);
     if (path === HEALTH_PATH) return write(res, healthResponse(closing !== undefined), headOnly);
+    if (path === OPENAPI_PATH) return write(res, await openapiResponse(), headOnly);
     const asset = assets ? await serveAsset(assets, path.slice(1), req.method ?? 'GET', req.headers) : undefined;
     if (asset) return void res.writeHead(asset.statusCode, asset.headers).end(headOnly ? undefined : asset.body);
     // API Gateway's own route table: only `/` reaches the function.

@@ -31,8 +31,9 @@ import { accessRecord, type AccessRecord } from './http/access-log.ts';
 import { lowerCaseNames, withStandardHeaders } from './http/headers.ts';
 import { isForwardedHeader } from './http/forwarded-headers.ts';
 import { createRequestParser } from './http/parse-request.ts';
-import { embedResponse, errorResponse, json } from './http/respond.ts';
-import { embedFormat } from './rules/format.ts';
+import { createPlayground } from './http/playground/index.ts';
+import { errorResponse, json } from './http/respond.ts';
+import { embedAnswer } from './embed/index.ts';
 import { createStorage, type Storage } from './storage/index.ts';
 import { sweepInterval, sweepPeriodically } from './storage/sweep.ts';
 import { Budget } from './time/budget.ts';
@@ -71,6 +72,8 @@ export type Origin = 'caller' | 'refresh';
 
 export interface App {
   handle(request: ApiRequest, origin?: Origin): Promise<ApiResponse>;
+  /** Starts the browser and its spare page before any request needs them (GLANCE_BROWSER_AT_INIT). */
+  warmBrowser(): Promise<void>;
   /** Waits for background refreshes, then stops the browser if one was started. */
   close(): Promise<void>;
 }
@@ -102,19 +105,21 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     refresh: deps.refresh ?? (local as NonNullable<typeof local>).refresh,
     onError: report,
   });
+  const proxyDeps = { policy: config.policy, userAgent: config.userAgent, resolver: deps.resolver, cdnUrl: config.cdnUrl };
   const checkKey = createKeyCheck(config.apiKeys);
   const parse = createRequestParser();
+  const playground = createPlayground({ keyed: checkKey !== undefined, plainHttp: config.lambda === undefined });
 
   /** The answer for a valid request: a failure carries its code, which decides whether it may be cached. */
   async function produce(url: VettedUrl, options: Options, budget: Budget, timings: Timings, requestId: string): Promise<Produced> {
     try {
-      const { envelope, mode, loadMs } = await budget.race(runPipeline(url, options, budget, timings, pipeline), timeUp(options.timeout));
+      const { envelope, mode, loadMs, outbound } = await budget.race(runPipeline(url, options, budget, timings, pipeline), timeUp(options.timeout));
       if (options.filter) envelope.data = pickPaths(envelope.data, options.filter);
       const headers: Record<string, string> = { 'x-fetch-mode': mode };
       if (loadMs !== undefined) headers['x-fetch-time'] = `${Math.round(loadMs)}ms`;
-      const answer = options.embed
-        ? embedResponse(envelope, options.embed, headers, embedFormat(options.data, options.embed))
-        : json(200, envelope, headers);
+      if (!options.embed) return { answer: json(200, envelope, headers) };
+      const embedDeps = { ...proxyDeps, target: url, outbound, maxBytes: config.embedProxyMaxBytes, budget, timings };
+      const answer = await budget.race(embedAnswer(envelope, { ...options, embed: options.embed }, headers, embedDeps), timeUp(options.timeout));
       return { answer };
     } catch (error) {
       if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, requestId);
@@ -133,12 +138,27 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     const timings = new Timings();
     let target: string | undefined;
     let response: ApiResponse;
+    /** Every answer's last touches: timing headers, the access record, HEAD's empty body, the standard headers. */
+    const finish = (answer: ApiResponse, policy?: string): ApiResponse => {
+      const total = Date.now() - request.receivedAt;
+      answer.headers = {
+        ...answer.headers,
+        'x-request-id': request.requestId,
+        'x-response-time': `${total}ms`,
+        'server-timing': timings.header(total),
+      };
+      deps.onAnswered?.(accessRecord(request, origin, answer, target, timings, total));
+      if (request.method === 'HEAD') answer.body = '';
+      return withStandardHeaders(answer, policy);
+    };
     try {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         throw new GlanceError('EMETHOD', `The method ${request.method} is not allowed: use GET or HEAD.`);
       }
       // Before the key check and the cache: a request from a Glance does no work at all, whoever sent it.
       if (request.headers[HOP_HEADER] !== undefined) throw loopFromHop();
+      // A person's browser at the bare address: a static page, before the key check (lib/http/playground/).
+      if (origin === 'caller' && playground.wanted(request)) return finish(playground.response(), playground.policy);
       // One clock for the whole request, started when it arrived and never past what the transport allows
       // (a Lambda invocation's remaining time): the key check and the cache read are inside it too.
       const limit = request.deadline ?? Infinity;
@@ -165,20 +185,12 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, request.requestId);
       response = errorResponse(error, { requestId: request.requestId, docsUrl: config.docsUrl, target });
     }
-    const total = Date.now() - request.receivedAt;
-    response.headers = {
-      ...response.headers,
-      'x-request-id': request.requestId,
-      'x-response-time': `${total}ms`,
-      'server-timing': timings.header(total),
-    };
-    deps.onAnswered?.(accessRecord(request, origin, response, target, timings, total));
-    if (request.method === 'HEAD') response.body = '';
-    return withStandardHeaders(response);
+    return finish(response);
   }
 
   return {
     handle,
+    warmBrowser: async () => (await pipeline.renderer()).warm(),
     close: async () => {
       await sweeps.stop();
       await local?.idle();

@@ -22,6 +22,9 @@ export interface Config {
   readonly policy: AddressPolicy;
   /** Largest target body read, in bytes. */
   readonly maxBodyBytes: number;
+  /** Largest media file `embed.proxy` answers itself, in bytes (GLANCE_EMBED_PROXY_MAX_BYTES); in Lambda at most
+   *  LAMBDA_EMBED_PROXY_MAX_BYTES. */
+  readonly embedProxyMaxBytes: number;
   /** Default user agent sent to targets (a current desktop Chrome; many sites answer bots differently). */
   readonly userAgent: string;
   /** Where the README's error section lives; the error payload's `more`. */
@@ -49,6 +52,13 @@ export interface Config {
   readonly adblock: AdblockSettings;
   /** Pages one Chromium serves before it is replaced (Gotenberg's habit): leaks and fragmentation do not pile up. */
   readonly browserMaxPages: number;
+  /**
+   * GLANCE_BROWSER_SPARE (default on): while a page slot is free, the next request's isolated context, proxy and
+   * blank page are made ahead (lib/browser/spare.ts), at the memory of one idle renderer (README, Browser lifecycle).
+   */
+  readonly browserSpare: boolean;
+  /** GLANCE_BROWSER_AT_INIT (default off): Chromium (and the spare) start with the process, in Lambda's init phase. */
+  readonly browserAtInit: boolean;
   /** This function, when running in Lambda: stale cache entries are refreshed by invoking it asynchronously. */
   readonly lambda: { readonly functionName: string; readonly region: string } | undefined;
   /** Where cached answers live: a private S3 bucket when configured, else a local folder. */
@@ -86,6 +96,17 @@ export const DEFAULT_USER_AGENT =
 
 export const DOCS_URL = 'https://github.com/glance-api/glance#errors';
 
+/** `embed.proxy`'s default limit: the same as a page's (GLANCE_MAX_BODY_BYTES), room for any og:image or logo. */
+export const DEFAULT_EMBED_PROXY_MAX_BYTES = 10 * 1024 * 1024;
+
+/**
+ * `embed.proxy`'s limit in Lambda, and its default there. A Lambda function's response to API Gateway is at most
+ * 6 MB (6 291 456 bytes) of JSON, and binary bodies travel in it base64-encoded, ×4/3: 4.5 MB of media would be
+ * 6 MB alone. 4 MiB encodes to 5 592 408 bytes, leaving some 700 kB for the headers and the JSON around them.
+ * A larger setting is refused at deploy (stacks/settings.ts) and at cold start, never discovered as a bare 502.
+ */
+export const LAMBDA_EMBED_PROXY_MAX_BYTES = 4 * 1024 * 1024;
+
 /** Ten seconds: most answers take one or two; the rare long render is cut rather than hold up a deploy. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
@@ -93,6 +114,13 @@ type Env = Record<string, string | undefined>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
+}
+
+function boolean(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  throw new ConfigError(`${name} must be "true" or "false", got "${raw}"`);
 }
 
 function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
@@ -206,6 +234,9 @@ export function loadConfig(env: Env = process.env): Config {
     // serves stored files and never calls Glance, so a page showing a Glance screenshot must stay reachable.
     policy: policy(env.GLANCE_ALLOW_HOSTS ?? '', !env.AWS_LAMBDA_FUNCTION_NAME, [publicUrl]),
     maxBodyBytes: integer(env, 'GLANCE_MAX_BODY_BYTES', 10 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+    embedProxyMaxBytes: env.AWS_LAMBDA_FUNCTION_NAME
+      ? integer(env, 'GLANCE_EMBED_PROXY_MAX_BYTES', LAMBDA_EMBED_PROXY_MAX_BYTES, 1024, LAMBDA_EMBED_PROXY_MAX_BYTES)
+      : integer(env, 'GLANCE_EMBED_PROXY_MAX_BYTES', DEFAULT_EMBED_PROXY_MAX_BYTES, 1024, 1024 * 1024 * 1024),
     userAgent: env.GLANCE_USER_AGENT || DEFAULT_USER_AGENT,
     docsUrl: env.GLANCE_DOCS_URL || DOCS_URL,
     storage: storage(env, kept),
@@ -219,6 +250,8 @@ export function loadConfig(env: Env = process.env): Config {
     },
     chromiumArgs: chromiumArgs(env.GLANCE_CHROMIUM_ARGS),
     browserMaxPages: integer(env, 'GLANCE_BROWSER_MAX_PAGES', 500, 1, 1_000_000),
+    browserSpare: boolean(env, 'GLANCE_BROWSER_SPARE', true),
+    browserAtInit: boolean(env, 'GLANCE_BROWSER_AT_INIT', false),
     adblock: adblock(env),
     lambda: env.AWS_LAMBDA_FUNCTION_NAME
       ? { functionName: env.AWS_LAMBDA_FUNCTION_NAME, region: env.AWS_REGION || 'us-east-1' }

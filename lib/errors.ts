@@ -18,6 +18,8 @@ export const ERRORS = {
   ETOOLARGE: 413,
   ENOTFOUNDELEMENT: 400,
   EFETCH: 502,
+  /** `embed.proxy`: the field's URL answered something other than an image, video or audio file. */
+  ENOTMEDIA: 502,
   /** The page crashed its own renderer (e.g. past the memory cap): the target's doing, so not tried twice. */
   EPAGECRASH: 502,
   EBRWSRTIMEOUT: 504,

@@ -141,7 +141,7 @@ export function Glance({ app, stack }: StackContext) {
     // The function's own CORS middleware answers preflights; API Gateway's would replace its exposed x-* headers.
     cors: false,
     defaults: { throttle: settings.throttle },
-    routes: { 'GET /': fn, 'HEAD /': fn, 'OPTIONS /': fn, 'GET /health': fn },
+    routes: { 'GET /': fn, 'HEAD /': fn, 'OPTIONS /': fn, 'GET /health': fn, 'GET /openapi.json': fn },
   });
   const errorPages = createErrorPages(stack, privateBucket(stack, 'ErrorPages'), docsUrl);
   const waf = settings.waf.perIp || settings.waf.perKey ? createRateLimitAcl(stack, settings.waf, docsUrl) : undefined;

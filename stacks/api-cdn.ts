@@ -70,7 +70,9 @@ export function createApiCdn(scope: Construct, httpApi: HttpApi, options: ApiCdn
     queryStringBehavior: OriginRequestQueryStringBehavior.all(),
     // x-glance-hop (lib/guard/loop.ts) must reach the function, or a Glance calling this endpoint would go
     // unrecognised. It is not in the cache key: its answer (ELOOP) is no-store, and a cached answer costs no loop.
-    headerBehavior: OriginRequestHeaderBehavior.allowList('x-api-key', 'x-glance-hop'),
+    // `accept` tells a browser at the bare address (the playground page) from a program (EINVALURL); not in the
+    // key either: both of those answers are no-store, and every other answer is the same whatever it says.
+    headerBehavior: OriginRequestHeaderBehavior.allowList('x-api-key', 'x-glance-hop', 'accept'),
     cookieBehavior: OriginRequestCookieBehavior.none(),
   });
   // The HTTP API's own host: API Gateway routes on the Host header, so the viewer's Host must not be forwarded.

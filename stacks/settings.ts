@@ -5,6 +5,7 @@
 
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { LAMBDA_EMBED_PROXY_MAX_BYTES } from '../lib/config.ts';
 import { parseDuration } from '../lib/query/duration.ts';
 
 type Env = Record<string, string | undefined>;
@@ -75,7 +76,13 @@ export class SettingsError extends Error {
  * Function settings a deployer may tune. GLANCE_ALLOW_HOSTS is deliberately absent: it exempts hosts from the
  * public-address check, which only local development and tests may do.
  */
-const PASS_THROUGH = ['GLANCE_MAX_BODY_BYTES', 'GLANCE_USER_AGENT', 'GLANCE_DOCS_URL', 'GLANCE_CACHE', 'GLANCE_CHROMIUM_MODE'] as const;
+const PASS_THROUGH = ['GLANCE_MAX_BODY_BYTES', 'GLANCE_EMBED_PROXY_MAX_BYTES', 'GLANCE_USER_AGENT', 'GLANCE_DOCS_URL', 'GLANCE_CACHE', 'GLANCE_CHROMIUM_MODE'] as const;
+/**
+ * Browser switches (README, Configuration), checked here so a typo fails the deploy rather than every cold start:
+ * GLANCE_BROWSER_AT_INIT starts Chromium in the init phase (for deployments that mostly take screenshots),
+ * GLANCE_BROWSER_SPARE=false keeps no spare page.
+ */
+const PASS_THROUGH_FLAGS = ['GLANCE_BROWSER_AT_INIT', 'GLANCE_BROWSER_SPARE'] as const;
 
 const CLOUDFRONT_CERTIFICATE = /^arn:aws[\w-]*:acm:us-east-1:\d{12}:certificate\/[\w-]+$/;
 const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
@@ -179,12 +186,32 @@ function adblockLists(env: Env): readonly string[] {
   return Object.freeze(paths);
 }
 
+/**
+ * `embed.proxy`'s bytes travel back to API Gateway base64-encoded inside Lambda's 6 MB response: a larger limit
+ * would deploy answers Lambda cannot return, so it is refused here rather than at every cold start.
+ */
+function embedProxyMaxBytes(env: Env): void {
+  const raw = env.GLANCE_EMBED_PROXY_MAX_BYTES;
+  if (raw === undefined || raw === '') return;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1024 || value > LAMBDA_EMBED_PROXY_MAX_BYTES) {
+    throw new SettingsError(
+      `GLANCE_EMBED_PROXY_MAX_BYTES must be an integer from 1024 to ${LAMBDA_EMBED_PROXY_MAX_BYTES} in Lambda (its 6 MB response holds the bytes base64-encoded), got "${raw}"`,
+    );
+  }
+}
+
 export function readSettings(stage: string, env: Env = process.env): Settings {
+  embedProxyMaxBytes(env);
   const keys = apiKeysParameter(env, stage);
   const passThrough: Record<string, string> = {};
   for (const name of PASS_THROUGH) {
     const value = env[name];
     if (value) passThrough[name] = value;
+  }
+  for (const name of PASS_THROUGH_FLAGS) {
+    const value = flag(env, name);
+    if (value !== undefined) passThrough[name] = String(value);
   }
   return Object.freeze({
     cdnDomain: domain(env, 'GLANCE_CDN_DOMAIN', 'GLANCE_CDN_CERTIFICATE_ARN'),

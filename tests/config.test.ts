@@ -70,3 +70,22 @@ test('GLANCE_ADBLOCK_LISTS: comma-separated paths of files that exist; GLANCE_AD
   );
   assert.throws(() => loadConfig({ GLANCE_ADBLOCK_ENGINE: '/nowhere/engine.bin' }), (error: Error) => error instanceof ConfigError && /GLANCE_ADBLOCK_ENGINE/.test(error.message));
 });
+
+test("embed.proxy's limit: 10 MiB by default, 4 MiB at most in Lambda (its 6 MB response holds the bytes base64-encoded)", () => {
+  assert.equal(loadConfig({}).embedProxyMaxBytes, 10 * 1024 * 1024);
+  assert.equal(loadConfig({ GLANCE_EMBED_PROXY_MAX_BYTES: '50000000' }).embedProxyMaxBytes, 50_000_000);
+  const lambda = { AWS_LAMBDA_FUNCTION_NAME: 'glance' };
+  assert.equal(loadConfig(lambda).embedProxyMaxBytes, 4 * 1024 * 1024);
+  assert.equal(loadConfig({ ...lambda, GLANCE_EMBED_PROXY_MAX_BYTES: '1000000' }).embedProxyMaxBytes, 1_000_000);
+  assert.throws(() => loadConfig({ ...lambda, GLANCE_EMBED_PROXY_MAX_BYTES: '5000000' }), (error: Error) => error instanceof ConfigError && /GLANCE_EMBED_PROXY_MAX_BYTES/.test(error.message));
+  assert.throws(() => loadConfig({ GLANCE_EMBED_PROXY_MAX_BYTES: '1k' }), ConfigError);
+});
+
+test('GLANCE_BROWSER_SPARE is on and GLANCE_BROWSER_AT_INIT off by default; each takes true or false only', () => {
+  assert.equal(loadConfig({}).browserSpare, true);
+  assert.equal(loadConfig({}).browserAtInit, false);
+  assert.equal(loadConfig({ GLANCE_BROWSER_SPARE: 'false' }).browserSpare, false);
+  assert.equal(loadConfig({ GLANCE_BROWSER_AT_INIT: 'true' }).browserAtInit, true);
+  assert.throws(() => loadConfig({ GLANCE_BROWSER_SPARE: 'off' }), /GLANCE_BROWSER_SPARE must be "true" or "false"/);
+  assert.throws(() => loadConfig({ GLANCE_BROWSER_AT_INIT: '1' }), /GLANCE_BROWSER_AT_INIT/);
+});

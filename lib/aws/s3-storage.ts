@@ -7,7 +7,7 @@ import { CopyObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectComman
 import { createS3Client, isNoSuchKey, s3Failure, type S3Settings } from './s3-client.ts';
 import type { Storage } from '../storage/index.ts';
 import { S3_STORAGE_TIMEOUTS } from '../time/limits.ts';
-import { ASSET_CACHE_CONTROL, contentTypeOf, isStorageKey, putContent } from '../storage/keys.ts';
+import { ASSET_CACHE_CONTROL, contentDispositionOf, contentTypeOf, isStorageKey, putContent } from '../storage/keys.ts';
 
 const statusOf = (error: unknown): number | undefined =>
   (error as { $metadata?: { httpStatusCode?: number } } | undefined)?.$metadata?.httpStatusCode;
@@ -30,8 +30,8 @@ export function createS3Storage(settings: S3Settings, cdnUrl: string): Storage {
   }
 
   return {
-    put: (body, type, abortSignal) =>
-      putContent({ body, type, cdnUrl, signal: abortSignal }, async (key, contentType) => {
+    put: (body, type, abortSignal, name) =>
+      putContent({ body, type, name, cdnUrl, signal: abortSignal }, async ({ key, contentType, contentDisposition }) => {
         if (await exists(key, abortSignal)) {
           await client.send(
             new CopyObjectCommand({
@@ -42,6 +42,7 @@ export function createS3Storage(settings: S3Settings, cdnUrl: string): Storage {
               MetadataDirective: 'REPLACE',
               ContentType: contentType,
               CacheControl: ASSET_CACHE_CONTROL,
+              ContentDisposition: contentDisposition,
             }),
             { abortSignal },
           );
@@ -53,6 +54,8 @@ export function createS3Storage(settings: S3Settings, cdnUrl: string): Storage {
               Body: body,
               ContentType: contentType,
               CacheControl: ASSET_CACHE_CONTROL,
+              // CloudFront answers it as stored: a download gets the caller's `filename`.
+              ContentDisposition: contentDisposition,
             }),
             { abortSignal },
           );
@@ -68,6 +71,7 @@ export function createS3Storage(settings: S3Settings, cdnUrl: string): Storage {
           body: Buffer.from(bytes ?? []),
           contentType: object.ContentType ?? contentTypeOf(key),
           cacheControl: object.CacheControl ?? ASSET_CACHE_CONTROL,
+          contentDisposition: object.ContentDisposition ?? contentDispositionOf(key),
         };
       } catch (error) {
         // Only a missing key is "absent"; NoSuchBucket is also a 404 but means the deployment is broken.

@@ -1,16 +1,26 @@
 /**
  * What happens between loading and capturing (docs/CONTRACT.md §2), in this order: animations stopped, `styles`,
- * `scripts`, `waitForSelector`, `click`, `scroll`, `waitForTimeout`; then, just before a capture, web fonts and
- * visible images are waited for (briefly). Page actions are best effort, as in Microlink: a click target that
- * does not exist or a stylesheet that does not load is skipped, not a failed request.
+ * `scripts`, `waitForSelector`, `click`, `scroll`, `waitForTimeout`; then, just before a capture, a full page is
+ * scrolled through for its lazy content, and web fonts and visible images are waited for (each briefly). Page
+ * actions are best effort, as in Microlink: a click target that does not exist or a stylesheet that does not load
+ * is skipped, not a failed request.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Page } from 'puppeteer-core';
 import { Budget } from '../time/budget.ts';
-import { SETTLE_CAP_MS, SETTLE_SHARE } from '../time/limits.ts';
+import {
+  FULL_PAGE_FRAME_MS,
+  FULL_PAGE_IMAGES_MS,
+  FULL_PAGE_MARGIN_MS,
+  FULL_PAGE_MAX_STEPS,
+  FULL_PAGE_SCROLL_MS,
+  FULL_PAGE_SHARE,
+  SETTLE_CAP_MS,
+  SETTLE_SHARE,
+} from '../time/limits.ts';
 import type { Options } from '../query/options.ts';
 import { browserTimeout, invalidSelector, isTimeout } from './errors.ts';
-import { FIRST_INVALID_SELECTOR, FONTS_AND_IMAGES, inPage, NO_ANIMATIONS_CSS, SCROLL_INTO_VIEW } from './inpage.ts';
+import { FIRST_INVALID_SELECTOR, FONTS_AND_IMAGES, HYDRATE, inPage, NO_ANIMATIONS_CSS, SCROLL_INTO_VIEW } from './inpage.ts';
 import type { OpenPage } from './page.ts';
 
 /** A value that is a stylesheet or script address rather than code. */
@@ -68,6 +78,22 @@ export async function prepare(open: OpenPage, options: Options, budget: Budget):
     open.phase = 'while waiting (waitForTimeout)';
     await delay(Math.min(options.waitForTimeout, budget.remaining()));
   }
+}
+
+/**
+ * A full-page capture's area hydrated (inpage.ts HYDRATE): lazy images made eager, the page scrolled through in
+ * one call and back to the top, within FULL_PAGE_* of `budget`. Answers the document's height in CSS px, measured
+ * after, or undefined when the page did not answer in time (a busy main thread) or runs no scripts (no timers or
+ * frames to wait on, and nothing that loads on scroll; Chromium loads lazy images eagerly then).
+ */
+export async function hydrate(open: OpenPage, maxHeight: number, budget: Budget): Promise<number | undefined> {
+  if (!open.page.isJavaScriptEnabled()) return undefined;
+  open.phase = 'while scrolling through the page';
+  const totalMs = Math.floor(Math.min(FULL_PAGE_SCROLL_MS + FULL_PAGE_IMAGES_MS, budget.remaining() * FULL_PAGE_SHARE));
+  const scrollMs = Math.min(FULL_PAGE_SCROLL_MS, totalMs);
+  const source = inPage(HYDRATE, maxHeight, FULL_PAGE_MAX_STEPS, FULL_PAGE_FRAME_MS, scrollMs, FULL_PAGE_IMAGES_MS, totalMs);
+  const height = await bounded(open.page.evaluate(source), Math.min(totalMs + FULL_PAGE_MARGIN_MS, budget.remaining()));
+  return typeof height === 'number' && height > 0 ? height : undefined;
 }
 
 /** Fonts ready and images in `top`…`bottom` (document pixels) decoded, briefly. */

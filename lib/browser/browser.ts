@@ -66,6 +66,8 @@ export class BrowserHost {
   /** Every browser not yet stopped: the current one and retired ones finishing their pages. */
   readonly #alive = new Set<Running>();
   #closing = false;
+  /** Browsers closing now (a dedicated one closes after its page's release): shutdown waits for them too. */
+  readonly #stopping = new Set<Promise<void>>();
   readonly #drained: Array<() => void> = [];
 
   constructor(settings: BrowserHostSettings) {
@@ -164,6 +166,7 @@ export class BrowserHost {
     await Promise.all([...this.#alive].map((running) => this.#stop(running)));
     const pending = this.#running;
     if (pending) await pending.then((running) => this.#stop(running), () => undefined);
+    await Promise.all(this.#stopping);
   }
 
   /** Closes the browser now (pages in flight fail); the next call launches a new one. */
@@ -228,7 +231,8 @@ export class BrowserHost {
   }
 
   #stop(running: Running): Promise<void> {
-    running.stopped ??= (async () => {
+    if (running.stopped) return running.stopped;
+    const stopped = (running.stopped = (async () => {
       running.retired = true;
       this.#alive.delete(running);
       const current = this.#running;
@@ -239,8 +243,10 @@ export class BrowserHost {
       browser.process()?.kill('SIGKILL');
       await proxy?.close();
       this.#checkDrained();
-    })();
-    return running.stopped;
+    })());
+    this.#stopping.add(stopped);
+    void stopped.finally(() => this.#stopping.delete(stopped));
+    return stopped;
   }
 
   #checkDrained(): void {

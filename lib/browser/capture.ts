@@ -9,11 +9,11 @@ import { GlanceError, invalidParam } from '../errors.ts';
 import { rasterSize } from '../media/dimensions.ts';
 import { encode } from '../media/encode.ts';
 import { loadSharp } from '../media/sharp.ts';
-import type { PdfOptions, ScreenshotOptions, ScreenshotType } from '../query/options.ts';
-import { settle } from './actions.ts';
+import { PAPER_INCHES, type PdfOptions, type ScreenshotOptions, type ScreenshotType } from '../query/options.ts';
+import { hydrate, settle } from './actions.ts';
 import type { Viewport } from './devices.ts';
 import { browserTimeout, isTimeout } from './errors.ts';
-import { DOCUMENT_HEIGHT, inPage } from './inpage.ts';
+import { inPage, TOP_AND_HEIGHT } from './inpage.ts';
 import type { OpenPage } from './page.ts';
 
 export interface Screenshot {
@@ -47,6 +47,7 @@ const encoding = (options: ScreenshotOptions): PuppeteerScreenshotOptions =>
         type: options.type,
         ...(options.type === 'jpeg' ? { quality: options.quality } : {}),
         omitBackground: options.omitBackground,
+        optimizeForSpeed: options.optimizeForSpeed,
       };
 
 async function elementClip(open: OpenPage, selector: string, budget: Budget) {
@@ -81,7 +82,8 @@ export async function screenshot(open: OpenPage, options: ScreenshotOptions, vie
     await settle(open, clip.y, clip.y + clip.height, budget);
     capture = { ...capture, clip, captureBeyondViewport: true };
   } else if (options.fullPage) {
-    const height = Math.min(Number(await page.evaluate(inPage(DOCUMENT_HEIGHT))) || viewport.height, maxCssHeight);
+    const measured = (await hydrate(open, maxCssHeight, budget)) ?? Number(await page.evaluate(inPage(TOP_AND_HEIGHT)));
+    const height = Math.min(measured || viewport.height, maxCssHeight);
     await settle(open, 0, height, budget);
     capture = { ...capture, clip: { x: 0, y: 0, width: viewport.width, height }, captureBeyondViewport: true };
   } else {
@@ -101,12 +103,20 @@ export async function screenshot(open: OpenPage, options: ScreenshotOptions, vie
 /** Chromium's words for a page range it cannot print. */
 const BAD_RANGE = /page range/i;
 
+/** The paper: the format's, or a custom width and height (Puppeteer lets a format override both, so it is left out;
+ *  a side not given is the format's). */
+function paper(options: PdfOptions): { format: PdfOptions['format'] } | { width: string; height: string } {
+  if (options.width === undefined && options.height === undefined) return { format: options.format };
+  const size = PAPER_INCHES[options.format];
+  return { width: options.width ?? `${size.width}in`, height: options.height ?? `${size.height}in` };
+}
+
 export async function printPdf(open: OpenPage, options: PdfOptions, budget: Budget): Promise<{ body: Buffer }> {
   open.phase = 'while printing the PDF';
   const budgetMs = Math.max(1, budget.remaining());
   try {
     const body = await open.page.pdf({
-      format: options.format,
+      ...paper(options),
       margin: options.margin,
       scale: options.scale,
       landscape: options.landscape,

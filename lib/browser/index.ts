@@ -27,7 +27,8 @@ import type { Emulation, LighthouseReport } from './lighthouse.ts';
 import { Limiter } from './limiter.ts';
 import { navigate } from './navigate.ts';
 import { imageFetcher, prepareOverlay, type OverlayDeps } from './overlay.ts';
-import { withPage, type BrowserEvents, type OpenPage, type PageEnv, type PageSetup } from './page.ts';
+import { spareOps, withPage, type BrowserEvents, type OpenPage, type PageEnv, type PageSetup } from './page.ts';
+import { Spare } from './spare.ts';
 
 export { FULL_PAGE_MAX_PIXELS } from './capture.ts';
 export { resolveDevice, deviceNames } from './devices.ts';
@@ -84,6 +85,11 @@ export interface Renderer {
   lighthouse(request: LighthouseRequest): Promise<LighthouseReport>;
   /** The running browser (launching it if needed); for tests and diagnostics. */
   getBrowser(): Promise<Browser>;
+  /**
+   * Starts the browser and makes the spare page ahead of the first request (GLANCE_BROWSER_AT_INIT, in Lambda's
+   * init phase); resolves once both are ready. Failures are left for the first request to meet.
+   */
+  warm(): Promise<void>;
   /** Stops: new renders get EBUSY at once, admitted ones finish, then the browser closes. No relaunch after. */
   close(): Promise<void>;
 }
@@ -105,6 +111,7 @@ const DEFAULT_SCREENSHOT: ScreenshotOptions = {
   fullPage: false,
   element: undefined,
   omitBackground: false,
+  optimizeForSpeed: false,
   overlay: undefined,
   codeScheme: DEFAULTS.screenshot.codeScheme,
 };
@@ -120,8 +127,11 @@ function selectorsOf(options: Options, shot: ScreenshotOptions | undefined): Arr
 
 export function createRenderer({ config, resolver, extraArgs, events }: RendererDeps): Renderer {
   const host = new BrowserHost({ chromium: config.chromium, policy: config.policy, extraArgs, maxPages: config.browserMaxPages });
-  const env: PageEnv = { host, policy: config.policy, resolver, events };
   const limiter = new Limiter(MAX_PAGES);
+  const base: PageEnv = { host, policy: config.policy, resolver, events };
+  // Made only while a page slot is free and nobody waits, so it never delays a request that could start now.
+  const spare = config.browserSpare ? new Spare(spareOps(base), () => limiter.idle) : undefined;
+  const env: PageEnv = { ...base, spare };
   const audits = new Limiter(1, { maxWaiting: MAX_WAITING_AUDITS });
 
   async function pageSetup(options: Options, url: URL): Promise<{ setup: PageSetup; emulation: Emulation }> {
@@ -173,6 +183,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
       });
     } finally {
       release();
+      spare?.refill();
     }
   }
 
@@ -288,9 +299,22 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
     return async () => ({ ...(await compose()), deviceScaleFactor: 1 });
   }
 
-  // Graceful: nothing new is admitted or launched; what was admitted finishes, then the browser closes.
-  const close = (): Promise<void> => host.shutdown(limiter.close());
-  return { render, lighthouse, getBrowser: () => host.getBrowser(), close };
+  async function warm(): Promise<void> {
+    try {
+      if (!host.dedicated) await host.getBrowser();
+      await spare?.prepare();
+    } catch {
+      // The first request launches again and reports what went wrong, with its own request id.
+    }
+  }
+
+  // Graceful: nothing new is admitted or launched, the spare is closed; what was admitted finishes, then the
+  // browser closes. The spare holds a lease on the browser, which the shutdown would otherwise wait for.
+  const close = async (): Promise<void> => {
+    const admitted = limiter.close();
+    await Promise.all([spare?.close(), host.shutdown(admitted)]);
+  };
+  return { render, lighthouse, getBrowser: () => host.getBrowser(), warm, close };
 }
 
 /** Microlink's pdf defaults, for a render asked for a PDF without pdf options (docs/CONTRACT.md §2). */
@@ -303,5 +327,7 @@ function pdfDefaults() {
     landscape: false,
     pageRanges: undefined,
     printBackground: DEFAULTS.pdf.printBackground,
+    width: undefined,
+    height: undefined,
   };
 }

@@ -33,6 +33,79 @@ export const DOCUMENT_HEIGHT = `() => Math.max(
   document.documentElement.clientHeight
 )`;
 
+/** Scrolls to the top at once, even on a page whose CSS asks for smooth scrolling, and answers DOCUMENT_HEIGHT. */
+export const TOP_AND_HEIGHT = `() => {
+  scrollTo({ top: 0, left: 0, behavior: 'instant' });
+  return (${DOCUMENT_HEIGHT})();
+}`;
+
+/**
+ * Hydrates a full-page capture's area (issue 17), in one call: `loading=lazy` images and iframes above
+ * `maxHeight` are made eager, so they all start at once; the page is scrolled down in viewport steps (at most
+ * `maxSteps`, longer steps when the area needs more) until the area's bottom (which moves down as an infinite-scroll
+ * page grows, up to `maxHeight`) or `scrollMs`; images still loading in the area are waited for
+ * until `imagesMs` after that (never past `totalMs`); then the page is scrolled back to the top. Answers
+ * DOCUMENT_HEIGHT, measured after.
+ *
+ * Each scroll is made in an animation frame callback: the frame's intersection observations, which come after
+ * its callbacks, then see the new position, and the scroll event fires at the next frame — one frame per step,
+ * and no position goes unobserved. A frame that does not come within `frameMs` is stood in for by a timer.
+ */
+export const HYDRATE = `async (maxHeight, maxSteps, frameMs, scrollMs, imagesMs, totalMs) => {
+  const started = performance.now();
+  const elapsed = () => performance.now() - started;
+  const frame = () => new Promise((resolve) => {
+    requestAnimationFrame(resolve);
+    setTimeout(resolve, frameMs);
+  });
+  const documentHeight = ${DOCUMENT_HEIGHT};
+  const areaBottom = () => Math.min(maxHeight, documentHeight());
+  // Every element measured before any is changed: one layout, however many there are.
+  const within = (elements) => {
+    const bottom = areaBottom();
+    return [...elements].filter((element) => element.getClientRects().length > 0 && element.getBoundingClientRect().top + scrollY < bottom);
+  };
+  for (const element of within(document.querySelectorAll('img[loading="lazy" i], iframe[loading="lazy" i]'))) {
+    element.loading = 'eager';
+  }
+  const step = Math.max(innerHeight, Math.ceil(maxHeight / maxSteps));
+  // From the top: a page already scrolled (the \`scroll\` parameter) starts one step above it, at 0. At the bottom,
+  // two idle frames tell whether the page grew: the last position's observer callbacks and scroll event have run
+  // by the first, and a callback the scheduler put behind that frame by the second.
+  let y = scrollY > 0 ? -step : 0;
+  for (let steps = 0, idle = 0; steps < maxSteps && idle < 2 && elapsed() < scrollMs; ) {
+    await frame();
+    const last = Math.max(0, areaBottom() - innerHeight);
+    if (y >= last) {
+      idle++;
+      continue;
+    }
+    idle = 0;
+    steps++;
+    y = Math.min(y + step, last);
+    scrollTo({ top: y, left: 0, behavior: 'instant' });
+  }
+  const imagesEnd = Math.min(totalMs, elapsed() + imagesMs);
+  for (;;) {
+    const left = imagesEnd - elapsed();
+    const loading = within(document.images).filter((image) => !image.complete);
+    if (left <= 0 || loading.length === 0) break;
+    await Promise.race([
+      Promise.all(loading.map((image) => new Promise((resolve) => {
+        image.addEventListener('load', resolve, { once: true });
+        image.addEventListener('error', resolve, { once: true });
+      }))),
+      new Promise((resolve) => setTimeout(resolve, left)),
+    ]);
+  }
+  if (scrollY !== 0) {
+    scrollTo({ top: 0, left: 0, behavior: 'instant' });
+    // A frame for the page's own scroll handlers (a header that shrinks on scroll grows back).
+    await frame();
+  }
+  return documentHeight();
+}`;
+
 /**
  * Resolves once web fonts are ready and every image that overlaps the area to capture (`top` to `bottom`, in
  * document pixels) has loaded and decoded or failed.

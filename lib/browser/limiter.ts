@@ -58,6 +58,11 @@ export class Limiter {
     }
   }
 
+  /** A page slot is free and nobody waits for one: background work (the spare, spare.ts) takes no one's turn. */
+  get idle(): boolean {
+    return !this.#closing && this.#slots.active < this.#slots.size && this.#slots.waiting === 0;
+  }
+
   /**
    * Stops admitting (new requests get EBUSY) and resolves once the requests already admitted or waiting have
    * finished: they were accepted before the stop, so they are served.

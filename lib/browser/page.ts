@@ -17,6 +17,7 @@ import type { Viewport } from './devices.ts';
 import { browserTimeout, isGone, pageCrashed } from './errors.ts';
 import { startProxy, type GuardedProxy } from './proxy.ts';
 import { interceptRequests } from './intercept.ts';
+import type { Spare, SpareOps } from './spare.ts';
 
 /** What went wrong with the browser, for whoever counts it (the Lambda handler's metrics). */
 export interface BrowserEvents {
@@ -24,6 +25,8 @@ export interface BrowserEvents {
   browserLost?(): void;
   /** A page crashed its own renderer (EPAGECRASH). */
   pageCrashed?(): void;
+  /** A page was opened for a request: `spare` when it was the warm spare (spare.ts), not made on the request's clock. */
+  pageOpened?(spare: boolean): void;
 }
 
 export interface PageEnv {
@@ -31,6 +34,8 @@ export interface PageEnv {
   readonly policy: AddressPolicy;
   readonly resolver?: Resolver | undefined;
   readonly events?: BrowserEvents | undefined;
+  /** The warm spare page (spare.ts), taken by at most one attempt; none when GLANCE_BROWSER_SPARE=false. */
+  readonly spare?: Spare<Opened> | undefined;
 }
 
 export interface PageSetup {
@@ -151,42 +156,118 @@ function watchOpening(host: BrowserHost, browser: Browser): () => void {
   };
 }
 
+/**
+ * A blank page no request has used, before any request's settings: its own guarded proxy, its hold on a browser,
+ * and its own context (a dedicated browser's default one in single-process mode). Made per attempt, or ahead of
+ * time as the spare (spare.ts): nothing in it depends on the request, which applySetup brings afterwards.
+ */
+export interface Opened {
+  readonly proxy: GuardedProxy;
+  readonly lease: Lease;
+  readonly context: BrowserContext;
+  readonly page: Page;
+}
+
+/**
+ * What an opening holds so far, for `letGo` to close whatever stage it reached. `over` is set when the opening's
+ * owner gave up: a piece that arrives after that is closed at once by the opening itself, never leaked.
+ */
+interface Holding {
+  proxy?: GuardedProxy;
+  lease?: Lease;
+  context?: BrowserContext;
+  over: boolean;
+}
+
+const abandoned = (what: string): Error => new Error(`The page was abandoned before ${what}.`);
+
+async function openPage(env: PageEnv, offline: boolean, holding: Holding, onBrowser: (lease: Lease) => void = () => undefined): Promise<Opened> {
+  const proxy = await startProxy({ policy: env.policy, resolver: env.resolver, offline });
+  if (holding.over) {
+    await proxy.close();
+    throw abandoned('its proxy was ready');
+  }
+  holding.proxy = proxy;
+  const lease = await env.host.lease(proxy.url);
+  if (holding.over) {
+    lease.release();
+    throw abandoned('its browser was ready');
+  }
+  holding.lease = lease;
+  onBrowser(lease);
+  const { browser } = lease;
+  // A dedicated browser was launched for this page with its proxy; its default context is as fresh as a new one.
+  const context = lease.dedicated
+    ? browser.defaultBrowserContext()
+    : await browser.createBrowserContext({
+        proxyServer: proxy.url,
+        proxyBypassList: ['<-loopback>'],
+        // A response that would be saved as a file is refused rather than written to disk.
+        downloadBehavior: { policy: 'deny' },
+      });
+  if (holding.over) {
+    if (!lease.dedicated) await closeContext(env, browser, context);
+    throw abandoned('its context opened');
+  }
+  holding.context = context;
+  if (lease.dedicated) await denyDownloads(browser);
+  return { proxy, lease, context, page: await context.newPage() };
+}
+
+/** Closes what `holding` holds: the context (which takes its page), then the browser's lease, then the proxy. */
+async function letGo(env: PageEnv, holding: Holding): Promise<void> {
+  holding.over = true;
+  const { proxy, lease, context } = holding;
+  if (lease && !lease.dedicated) await closeContext(env, lease.browser, context);
+  lease?.release();
+  await proxy?.close();
+}
+
+/** How page.ts's spares are made and checked, for spare.ts. Offline pages never take one: its proxy is online. */
+export function spareOps(env: PageEnv): SpareOps<Opened> {
+  return {
+    make: async () => {
+      const holding: Holding = { over: false };
+      try {
+        return await openPage(env, false, holding);
+      } catch (error) {
+        await letGo(env, holding);
+        throw error;
+      }
+    },
+    usable: ({ page, lease }) => !page.isClosed() && !env.host.isGone(lease.browser),
+    watch: ({ page, lease }, lost) => {
+      page.once('error', lost);
+      page.once('close', lost);
+      lease.browser.once('disconnected', lost);
+      return () => {
+        page.off('error', lost);
+        page.off('close', lost);
+        lease.browser.off('disconnected', lost);
+      };
+    },
+    discard: (opened) => letGo(env, { ...opened, over: false }),
+  };
+}
+
 async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (open: OpenPage) => Promise<T>, outcome: Outcome): Promise<T> {
   let session: OpenPage | undefined;
   const total = budget.remaining();
-  const proxy = await startProxy({ policy: env.policy, resolver: env.resolver, offline: setup.offline });
-  let lease: Lease | undefined;
-  let browser: Browser | undefined;
-  let context: BrowserContext | undefined;
+  let holding: Holding = { over: false };
   let stopWatching: (() => void) | undefined;
-  /** Set once the attempt is over: a lease or context that arrives after it is given back at once, not leaked. */
-  let over = false;
+  const onBrowser = (lease: Lease): void => {
+    outcome.dedicated = lease.dedicated;
+    outcome.browser = lease.browser;
+    stopWatching = watchOpening(env.host, lease.browser);
+  };
   const work = (async () => {
-    const leased = await env.host.lease(proxy.url);
-    if (over) {
-      leased.release();
-      throw new Error('The page was abandoned before its browser was ready.');
+    const spare = setup.offline ? undefined : env.spare?.take();
+    if (spare) {
+      holding = { ...spare, over: false };
+      onBrowser(spare.lease);
     }
-    lease = leased;
-    outcome.dedicated = leased.dedicated;
-    browser = outcome.browser = leased.browser;
-    stopWatching = watchOpening(env.host, browser);
-    // A dedicated browser was launched for this page with its proxy; its default context is as fresh as a new one.
-    const created = leased.dedicated
-      ? browser.defaultBrowserContext()
-      : await browser.createBrowserContext({
-          proxyServer: proxy.url,
-          proxyBypassList: ['<-loopback>'],
-          // A response that would be saved as a file is refused rather than written to disk.
-          downloadBehavior: { policy: 'deny' },
-        });
-    if (over) {
-      if (!leased.dedicated) await closeContext(env, browser, created);
-      throw new Error('The page was abandoned before its context opened.');
-    }
-    context = created;
-    if (leased.dedicated) await denyDownloads(browser);
-    const page = await context.newPage();
+    env.events?.pageOpened?.(spare !== undefined);
+    const { page, proxy } = spare ?? (await openPage(env, setup.offline ?? false, holding, onBrowser));
     // Puppeteer's 'error' event is Inspector.targetCrashed: this page's renderer died (out of memory, say).
     const crashed = new Promise<never>((_, reject) =>
       page.once('error', (error) => {
@@ -196,7 +277,7 @@ async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (o
     );
     crashed.catch(() => undefined);
     await applySetup(page, setup);
-    stopWatching();
+    stopWatching?.();
     session = { page, proxy, budget, phase: 'while opening', subject: 'the page' };
     return Promise.race([fn(session), crashed]);
   })();
@@ -205,16 +286,14 @@ async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (o
       throw browserTimeout(session?.subject ?? 'the page', session?.phase ?? 'while opening', total);
     });
   } catch (error) {
+    const { browser } = outcome;
     // Read before the release below closes a dedicated browser, which would make it look lost.
     outcome.goneOnFailure = browser !== undefined && env.host.isGone(browser);
     if (browser && !browser.connected) env.host.discard(browser);
     throw error;
   } finally {
-    over = true;
     stopWatching?.();
-    if (browser && !lease?.dedicated) await closeContext(env, browser, context);
-    lease?.release();
-    await proxy.close();
+    await letGo(env, holding);
   }
 }
 

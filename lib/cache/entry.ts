@@ -27,6 +27,8 @@ export function encodeEntry(entry: CacheEntry): string {
     headers: answer.headers,
     sha256: sha256(answer.body),
     body: answer.body,
+    // Only when set: entries of text answers keep the exact form they always had.
+    ...(answer.isBase64Encoded ? { base64: true } : {}),
   });
 }
 
@@ -48,12 +50,14 @@ function parse(text: string): unknown {
 export function decodeEntry(text: string): CacheEntry | undefined {
   const stored = parse(text);
   if (!isRecord(stored) || stored.v !== VERSION) return undefined;
-  const { createdAt, ttl, statusCode, headers, sha256: sum, body } = stored;
+  const { createdAt, ttl, statusCode, headers, sha256: sum, body, base64 } = stored;
   if (typeof createdAt !== 'number' || !Number.isFinite(createdAt)) return undefined;
   if (typeof ttl !== 'number' || !(ttl > 0) || !Number.isFinite(ttl)) return undefined;
   if (typeof statusCode !== 'number' || !Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) {
     return undefined;
   }
   if (!isStringRecord(headers) || typeof body !== 'string' || sum !== sha256(body)) return undefined;
-  return { answer: { statusCode, headers: { ...headers }, body }, createdAt, ttl };
+  if (base64 !== undefined && base64 !== true) return undefined;
+  const answer = { statusCode, headers: { ...headers }, body, ...(base64 ? { isBase64Encoded: true } : {}) };
+  return { answer, createdAt, ttl };
 }

@@ -23,6 +23,8 @@ export const TARGET_FAILURE_TTL_MS = 60_000;
 const KINDS: Record<ErrorCode, FailureKind> = {
   // Unreachable: DNS, refused, reset, TLS — the state of the target's host right now.
   EFETCH: 'target',
+  // The embedded URL answered a page, an error status or bytes that are no media: the same for every caller.
+  ENOTMEDIA: 'target',
   // The target's own redirect chain is too long: the same for every caller.
   EMAXREDIRECTS: 'target',
   // The target's body is over the limit: the same for every caller (the limit is a deployment setting).

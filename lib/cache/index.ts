@@ -28,6 +28,8 @@ export interface CachedAnswer {
   statusCode: number;
   headers: Record<string, string>;
   body: string;
+  /** The body is bytes in base64 (`embed.proxy`'s media). */
+  isBase64Encoded?: boolean;
 }
 
 export interface CacheEntry {

@@ -11,7 +11,7 @@
  *
  * What is stored is decided by the error code of a failed answer (failure-policy.ts), not its HTTP status:
  * - a success (below 400: JSON, embed text, embed 302): for `ttl`.
- * - a failure that describes the target (EFETCH, EMAXREDIRECTS, ETOOLARGE, EFORBIDDENURL): for 60 s at most
+ * - a failure that describes the target (EFETCH, EMAXREDIRECTS, ETOOLARGE, EFORBIDDENURL, ENOTMEDIA): for 60 s at most
  *   (never past `ttl`), so a target that is down is not fetched by every retry, and only where no success is
  *   stored: a failed `force` or refresh leaves the good entry in place, and a miss whose new answer fails while a
  *   success is still within its own lifetime answers that success (STALE) instead, as RFC 5861 stale-if-error.

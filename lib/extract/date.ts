@@ -81,6 +81,22 @@ export function parseDate(value: string | number, options: DateOptions = {}): st
   return fromText(text, options.keepOffset === true);
 }
 
+/** The day and clock time a date-time is written with (`2020-07-09T07:26:05`), and whether it writes its zone;
+ *  undefined for a date without a time and for epoch numbers. */
+export function writtenTime(value: string): { local: string; zoned: boolean } | undefined {
+  const text = value.replace(/\s+/g, ' ').replace(/\betc\//i, '').trim();
+  if (/^\d+(\.\d+)?$/.test(text)) return undefined;
+  for (const [pattern, read] of PATTERNS) {
+    const match = pattern.exec(text);
+    if (!match) continue;
+    const found = read(match);
+    if (found.time[0] === undefined) return undefined;
+    const local = toIso({ ...found, time: [...found.time.slice(0, 5), undefined] });
+    return local === undefined ? undefined : { local: local.slice(0, 19), zoned: found.time[5] !== undefined };
+  }
+  return undefined;
+}
+
 function fromDigits(text: string): string | undefined {
   if (text.length === 4) return toIso(parts(text, 1, '1', [], 0));
   if (text.length === 8 && /^(19|20)/.test(text)) {

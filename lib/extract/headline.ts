@@ -14,16 +14,25 @@ const MIN_TWIN_LENGTH = 8;
 
 const words = (text: string): number => text.split(/\s+/).filter(Boolean).length;
 
+/** Scripts written without spaces between words: their sites join the affix without spaces too ("标题_腾讯新闻"). */
+const UNSPACED_SCRIPT = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}]/u;
+
+/** Lower case, typographic quotes as ASCII (one character for one, so offsets still match): a `<title>` often
+ *  writes "Health's" where the `<h1>` writes "Health’s". */
+const comparable = (text: string): string => text.toLowerCase().replace(/[\u2018\u2019\u2032]/g, "'").replace(/[\u201c\u201d\u2033]/g, '"');
+
 /** Whether `title` is `twin` + separator + a short tail, or a short head + separator + `twin`. */
 function affixed(title: string, twin: string): boolean {
   if (twin.length < MIN_TWIN_LENGTH || twin.length >= title.length) return false;
-  const t = title.toLowerCase();
-  const c = twin.toLowerCase();
+  const t = comparable(title);
+  const c = comparable(twin);
   if (t.startsWith(c)) {
     const rest = title.slice(twin.length);
-    const separator = SEPARATOR.exec(rest);
-    // The separator must be set off by space or be a colon-like mark right after the headline.
-    return separator !== null && separator[0].length > 0 && /\s/.test(rest[0] ?? '') && fits(rest.slice(separator[0].length), twin);
+    const separator = SEPARATOR.exec(rest) ?? /^_/.exec(rest);
+    if (separator === null || separator[0].length === 0) return false;
+    const affix = rest.slice(separator[0].length);
+    // The separator must be set off by space, unless the affix is in a script written without spaces.
+    return (/\s/.test(rest[0] ?? '') || UNSPACED_SCRIPT.test(affix)) && fits(affix, twin);
   }
   if (t.endsWith(c)) {
     const head = title.slice(0, title.length - twin.length);

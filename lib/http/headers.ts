@@ -19,8 +19,13 @@ export function lowerCaseNames(headers: Headers): Headers {
   return lower;
 }
 
-/** Every answer, errors included, carries both sets (the preflight carries CORS alone: lib/http/cors.ts). */
-export function withStandardHeaders(response: ApiResponse): ApiResponse {
+/**
+ * Every answer, errors included, carries both sets (the preflight carries CORS alone: lib/http/cors.ts). A page
+ * of Glance's own (the playground) brings its own `policy` for the API's Content-Security-Policy, which would
+ * stop it from running at all.
+ */
+export function withStandardHeaders(response: ApiResponse, policy?: string): ApiResponse {
   response.headers = { ...response.headers, ...CORS_HEADERS, ...SECURITY_HEADERS };
+  if (policy) response.headers['content-security-policy'] = policy;
   return response;
 }

@@ -1,5 +1,6 @@
 /** Turns results and errors into the contract's payloads (docs/CONTRACT.md §3, §6). */
 import { GlanceError, isGlanceError } from '../errors.ts';
+import type { Data } from '../data/fields.ts';
 import type { ApiResponse } from './types.ts';
 import { getPath } from './data-paths.ts';
 
@@ -9,7 +10,7 @@ const RETRY_AFTER_S = 2;
 
 export interface Envelope {
   status: 'success';
-  data: Record<string, unknown>;
+  data: Data;
   statusCode: number | null;
   redirects: Array<{ statusCode: number; url: string }>;
   headers: Record<string, string>;
@@ -35,6 +36,36 @@ const EMBED_TYPES = {
   },
 } as const;
 
+export const isHttpUrl = (value: string): boolean => /^https?:\/\//i.test(value);
+
+/** The field `embed` addresses; EINVALEMBED when the page has none. */
+export function embedValue(envelope: Envelope, path: string): NonNullable<unknown> {
+  const value = getPath(envelope.data, path);
+  if (value === undefined || value === null) {
+    throw new GlanceError('EINVALEMBED', `The \`embed\` field \`${path}\` is absent or null for this page.`, {
+      data: { embed: `\`${path}\` is not present in the response data` },
+    });
+  }
+  return value;
+}
+
+export const redirect = (location: string, headers: Record<string, string>): ApiResponse => ({
+  statusCode: 302,
+  headers: { ...headers, location },
+  body: '',
+});
+
+/**
+ * `embed.proxy`'s answer: media bytes under their content type. nosniff, the sandboxing CSP, CORS and
+ * `cross-origin-resource-policy: cross-origin` are every answer's (lib/http/headers.ts).
+ */
+export const mediaResponse = (media: { contentType: string; body: Buffer }, headers: Record<string, string>): ApiResponse => ({
+  statusCode: 200,
+  headers: { ...headers, 'content-type': media.contentType },
+  body: media.body.toString('base64'),
+  isBase64Encoded: true,
+});
+
 /**
  * `embed`: the addressed field instead of the envelope. A URL under a `url` key answers 302 so the request
  * address itself works as `<img src>`, CSS `url()`, a Markdown image or an og:image value. `format` says a
@@ -46,15 +77,8 @@ export function embedResponse(
   headers: Record<string, string>,
   format?: keyof typeof EMBED_TYPES,
 ): ApiResponse {
-  const value = getPath(envelope.data, path);
-  if (value === undefined || value === null) {
-    throw new GlanceError('EINVALEMBED', `The \`embed\` field \`${path}\` is absent or null for this page.`, {
-      data: { embed: `\`${path}\` is not present in the response data` },
-    });
-  }
-  if (typeof value === 'string' && path.split('.').at(-1) === 'url' && /^https?:\/\//i.test(value)) {
-    return { statusCode: 302, headers: { ...headers, location: value }, body: '' };
-  }
+  const value = embedValue(envelope, path);
+  if (typeof value === 'string' && path.split('.').at(-1) === 'url' && isHttpUrl(value)) return redirect(value, headers);
   if (typeof value === 'object') return json(200, value, headers);
   if (typeof value === 'string' && format) return { statusCode: 200, headers: { ...headers, 'x-content-type-options': 'nosniff', ...EMBED_TYPES[format] }, body: value };
   return { statusCode: 200, headers: { ...headers, 'content-type': 'text/plain; charset=utf-8' }, body: String(value) };

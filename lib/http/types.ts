@@ -16,5 +16,8 @@ export interface ApiRequest {
 export interface ApiResponse {
   statusCode: number;
   headers: Record<string, string>;
+  /** Text, or binary bytes in base64 when `isBase64Encoded` (API Gateway's own form: the Lambda handler passes
+   *  both on as they are, the local service decodes the bytes). */
   body: string;
+  isBase64Encoded?: boolean;
 }

@@ -4,7 +4,7 @@
  * steps left and adds its own part; nothing else carries state between them.
  */
 import type { Config } from '../config.ts';
-import type { MediaField as PingField, MetaField } from '../data/fields.ts';
+import type { Data, MediaField as PingField, MetaField } from '../data/fields.ts';
 import type { Resolver, VettedUrl } from '../fetch/index.ts';
 import type { LoadedPage } from '../fetch/document.ts';
 import type { Outbound } from '../guard/outbound.ts';
@@ -67,7 +67,7 @@ export interface Context {
   /** Results of the rules' `evaluate` sources, from the rendered page. */
   evaluated: ReadonlyMap<string, unknown> | undefined;
   /** The response's `data`, field by field. */
-  readonly data: Record<string, unknown>;
+  readonly data: Data;
   /** Per media field, the URLs a ping may try, best first (set by extraction). */
   media: Partial<Record<PingField, string[]>>;
   captures: Pick<Rendered, 'screenshot' | 'pdf'>;

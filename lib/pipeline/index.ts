@@ -4,6 +4,7 @@
  * ping media, store captures. A step runs only when `wants` says it has work the answer can show. Adding a
  * feature is one file under steps/ and one line here.
  */
+import type { Data } from '../data/fields.ts';
 import type { LoadedPage } from '../fetch/document.ts';
 import type { VettedUrl } from '../fetch/index.ts';
 import { Outbound } from '../guard/outbound.ts';
@@ -34,6 +35,8 @@ export interface PipelineResult {
   mode: FetchMode;
   /** How long loading the target took (fetch or render), for x-fetch-time. */
   loadMs: number | undefined;
+  /** The answer's outbound allowance, what the steps left of it (`embed.proxy` fetches within it too). */
+  outbound: Outbound;
 }
 
 export async function runPipeline(url: VettedUrl, options: Options, budget: Budget, timings: Timings, deps: PipelineDeps): Promise<PipelineResult> {
@@ -55,10 +58,10 @@ export async function runPipeline(url: VettedUrl, options: Options, budget: Budg
     bodies: new Map(),
   };
   for (const step of STEPS) if (step.wants(ctx)) await step.run(ctx);
-  return { envelope: envelope(ctx.data, ctx.page), mode: ctx.mode, loadMs: timings.get('render') ?? timings.get('fetch') };
+  return { envelope: envelope(ctx.data, ctx.page), mode: ctx.mode, loadMs: timings.get('render') ?? timings.get('fetch'), outbound: ctx.outbound };
 }
 
-const envelope = (data: Record<string, unknown>, page: LoadedPage | undefined): Envelope => ({
+const envelope = (data: Data, page: LoadedPage | undefined): Envelope => ({
   status: 'success',
   data,
   statusCode: page?.statusCode ?? null,

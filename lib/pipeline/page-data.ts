@@ -2,14 +2,14 @@
  * Builds the response's `data` from a loaded page: the requested metadata fields, each present (null if absent),
  * and for each media field the URLs a ping may try, best first.
  */
-import { isMediaField as isMedia, MEDIA_FIELDS, type MediaField as PingField, type MetaField } from '../data/fields.ts';
+import { isMediaField as isMedia, MEDIA_FIELDS, type Data, type MediaField as PingField, type MetaField } from '../data/fields.ts';
 import { extractFromFacts, type ExtractOptions } from '../extract/index.ts';
 import type { PageFacts } from '../extract/facts.ts';
 import type { LoadedPage } from '../fetch/document.ts';
 
 export interface PageData {
   /** Text fields set; media fields null until pinged (or shaped raw). */
-  data: Record<string, unknown>;
+  data: Data;
   /** Per requested media field: every candidate when pinged, else only the extracted value (docs/CONTRACT.md §4.3). */
   media: Partial<Record<PingField, string[]>>;
 }
@@ -22,7 +22,7 @@ export function buildData(
   ping: Record<PingField, boolean>,
   options: ExtractOptions = {},
 ): PageData {
-  const data: Record<string, unknown> = Object.fromEntries(fields.map((field) => [field, null]));
+  const data: Data = Object.fromEntries(fields.map((field) => [field, null]));
   const media: Partial<Record<PingField, string[]>> = {};
   const wanted = MEDIA_FIELDS.filter((field) => fields.includes(field));
   const { content } = page;

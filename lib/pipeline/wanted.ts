@@ -10,7 +10,7 @@ import type { Wanted } from './context.ts';
 
 export function wantedOutput(options: Options): Wanted {
   const requested = metaFields(options);
-  const paths = options.embed !== undefined ? [options.embed] : options.filter;
+  const paths = options.embed !== undefined ? [options.embed.path] : options.filter;
   const shows = (name: string) => paths === undefined || paths.some((path) => path.split('.', 1)[0] === name);
   const rules = options.data && Object.fromEntries(Object.entries(options.data).filter(([name]) => shows(name)));
   const hasRules = rules !== undefined && Object.keys(rules).length > 0;

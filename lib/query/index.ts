@@ -14,6 +14,7 @@ import { readPage } from './page.ts';
 import { readPdf } from './pdf.ts';
 import { child, flagOf, text } from './read.ts';
 import { readScreenshot } from './screenshot.ts';
+import { safeFileName } from '../storage/filename.ts';
 import { readTiming } from './timing.ts';
 import { buildTree, type QueryNode } from './tree.ts';
 
@@ -55,6 +56,15 @@ function readCacheKey(root: QueryNode): string | undefined {
   return value;
 }
 
+/** `filename`: any text, made safe rather than refused, unless no letter or digit is left of it. */
+function readFilename(root: QueryNode): string | undefined {
+  const found = child(root, 'filename');
+  if (!found) return undefined;
+  const name = safeFileName(text(found, 'a file name'));
+  if (name === undefined) throw invalidParam(found.name, 'a file name with something besides _, dots, dashes and spaces');
+  return name;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -63,8 +73,11 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-export function parseQuery(rawQueryString: string, headers?: Record<string, string | undefined>): Options {
-  const root = buildTree(rawQueryString);
+export const parseQuery = (rawQueryString: string, headers?: Record<string, string | undefined>): Options =>
+  readQuery(buildTree(rawQueryString), headers);
+
+/** The readers over an already built key tree (tests/openapi walks it to list every key the parser reads). */
+export function readQuery(root: QueryNode, headers?: Record<string, string | undefined>): Options {
   refuseServerPaths(root);
   refuseNotOffered(root);
   const url = readUrl(root);
@@ -79,6 +92,7 @@ export function parseQuery(rawQueryString: string, headers?: Record<string, stri
     ...readTiming(root),
     force: flagOf(root, 'force', false),
     cacheKey: readCacheKey(root),
+    filename: readFilename(root),
     ...readPage(root),
     headers: readHeaders(root, headers),
     audio,

@@ -45,6 +45,8 @@ export interface ScreenshotOptions {
   /** CSS selector to wait for and clip the capture to. */
   readonly element: string | undefined;
   readonly omitBackground: boolean;
+  /** Chromium encodes for speed rather than size (Puppeteer's `optimizeForSpeed`): a faster, larger PNG. */
+  readonly optimizeForSpeed: boolean;
   /** Present when `overlay.browser` or `overlay.background` was given. */
   readonly overlay: OverlayOptions | undefined;
   /** Theme a JSON, plain-text or source answer is highlighted with instead of Chromium's raw text view. */
@@ -54,6 +56,21 @@ export interface ScreenshotOptions {
 /** Puppeteer's paper formats (`PaperFormat`), in their canonical spelling. */
 export const PDF_FORMATS = ['Letter', 'Legal', 'Tabloid', 'Ledger', 'A0', 'A1', 'A2', 'A3', 'A4', 'A5', 'A6'] as const;
 export type PdfFormat = (typeof PDF_FORMATS)[number];
+
+/** Their sizes in inches, as Puppeteer prints them (`paperFormats`, checked in tests/query/pdf.test.ts). */
+export const PAPER_INCHES: Readonly<Record<PdfFormat, { readonly width: number; readonly height: number }>> = {
+  Letter: { width: 8.5, height: 11 },
+  Legal: { width: 8.5, height: 14 },
+  Tabloid: { width: 11, height: 17 },
+  Ledger: { width: 17, height: 11 },
+  A0: { width: 33.1102, height: 46.811 },
+  A1: { width: 23.3858, height: 33.1102 },
+  A2: { width: 16.5354, height: 23.3858 },
+  A3: { width: 11.6929, height: 16.5354 },
+  A4: { width: 8.2677, height: 11.6929 },
+  A5: { width: 5.8268, height: 8.2677 },
+  A6: { width: 4.1339, height: 5.8268 },
+};
 
 /** CSS lengths with a unit Chromium's printer understands (`px`, `in`, `cm`, `mm`). */
 export interface PdfMargin {
@@ -71,6 +88,10 @@ export interface PdfOptions {
   readonly landscape: boolean;
   /** Chromium's page-range syntax, e.g. `1-5, 8, 11-13`. */
   readonly pageRanges: string | undefined;
+  /** A custom paper size (Microlink's `pdf.width` / `pdf.height`), a print length; the side not given is the
+   *  format's. Undefined both: the format's paper. */
+  readonly width: string | undefined;
+  readonly height: string | undefined;
   readonly printBackground: boolean;
 }
 
@@ -131,6 +152,13 @@ export interface InsightsOptions {
   readonly lighthouse: false | LighthouseOptions;
 }
 
+export interface EmbedOptions {
+  /** Dot path into `data`. */
+  readonly path: string;
+  /** `embed.proxy` **(Glance)**: a URL field's bytes are fetched and answered by Glance instead of a 302 to them. */
+  readonly proxy: boolean;
+}
+
 /** Microlink's rule types (https://microlink.io/docs/mql/data/type). */
 export const DATA_TYPES = [
   'audio',
@@ -182,8 +210,8 @@ export interface Options {
   readonly screenshot: false | ScreenshotOptions;
   readonly pdf: false | PdfOptions;
   readonly ping: PingOptions;
-  /** Dot path into `data`. */
-  readonly embed: string | undefined;
+  /** `embed`: one field of `data` answered instead of the envelope (docs/CONTRACT.md §6). */
+  readonly embed: EmbedOptions | undefined;
   /** Dot paths into `data` to keep. */
   readonly filter: readonly string[] | undefined;
   readonly prerender: 'auto' | boolean;
@@ -194,6 +222,8 @@ export interface Options {
   readonly force: boolean;
   /** Microlink's `cacheKey`: a caller's own label that splits the cache (it is in the key like every option). */
   readonly cacheKey: string | undefined;
+  /** Microlink's `filename`: the safe name (no extension) stored assets are saved under (lib/storage/filename.ts). */
+  readonly filename: string | undefined;
   /** Milliseconds for the whole request. */
   readonly timeout: number;
   /** Device preset name as given; the browser module resolves it. */

@@ -31,6 +31,21 @@ function readMargin(found: Found | undefined): PdfMargin {
   return { top: side('top'), right: side('right'), bottom: side('bottom'), left: side('left') };
 }
 
+/** Inches per unit of a print length (a bare number is px, as Chromium reads it). */
+const INCHES: Readonly<Record<string, number>> = { px: 1 / 96, in: 1, cm: 1 / 2.54, mm: 1 / 25.4 };
+/** 200 inches (5 m): past any paper, and well within what Chromium prints. */
+const MAX_PAPER_INCHES = 200;
+const PAPER = 'a length with px, in, cm or mm from 1px to 200in, such as 640px';
+
+function paperSide(found: Found | undefined): string | undefined {
+  if (!found) return undefined;
+  const value = scalar(found).trim();
+  const unit = /[a-z]+$/.exec(value)?.[0] ?? 'px';
+  const inches = Number.parseFloat(value) * (INCHES[unit] ?? Number.NaN);
+  if (!isPrintLength(value) || !(inches >= 1 / 96 && inches <= MAX_PAPER_INCHES)) throw invalidParam(found.name, PAPER);
+  return value;
+}
+
 // Chromium's syntax: comma-separated pages or ranges, open at either end (`1-5, 8, 11-`).
 const PAGE_RANGES = /^\s*(\d+\s*(-\s*\d*)?|-\s*\d+)(\s*,\s*(\d+\s*(-\s*\d*)?|-\s*\d+))*\s*$/;
 
@@ -53,5 +68,7 @@ export function readPdf(root: QueryNode): false | PdfOptions {
     landscape: flagOf(node, 'landscape', false, 'pdf'),
     pageRanges,
     printBackground: flagOf(node, 'printBackground', DEFAULTS.pdf.printBackground, 'pdf'),
+    width: paperSide(child(node, 'width', 'pdf')),
+    height: paperSide(child(node, 'height', 'pdf')),
   };
 }

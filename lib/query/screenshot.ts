@@ -14,7 +14,7 @@ import {
   type ScreenshotOptions,
   type ScreenshotType,
 } from './options.ts';
-import { child, feature, flag, numberIn, oneOf, text, type Found } from './read.ts';
+import { child, feature, flag, flagOf, numberIn, oneOf, text, type Found } from './read.ts';
 import type { QueryNode } from './tree.ts';
 
 // `webp` is Glance's (Microlink takes png and jpeg).
@@ -61,6 +61,7 @@ export function readScreenshot(root: QueryNode): false | ScreenshotOptions {
     fullPage: option('fullPage', flag) ?? false,
     element: option('element', (found) => text(found, 'a CSS selector')),
     omitBackground: option('omitBackground', flag) ?? false,
+    optimizeForSpeed: flagOf(options, 'optimizeForSpeed', false, 'screenshot'),
     overlay: option('overlay', readOverlay),
     codeScheme: option('codeScheme', (found) => oneOf(found, CODE_SCHEMES)) ?? DEFAULTS.screenshot.codeScheme,
   };

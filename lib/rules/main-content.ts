@@ -15,12 +15,16 @@ import { removeElement } from 'domutils';
 import { all, first } from './select.ts';
 
 const LANDMARKS = ['[itemprop="articleBody"]', 'article', 'main', '[role="main"]'];
-// `<head>` and `<frameset>` matter when a page has no `<body>` and the whole document is kept: a head is never
-// content (Turndown's parser would hoist its `<title>` into the text), and a frameset holds other documents, never
-// text of its own (Turndown's parser loses its root on one).
-const CHROME_TAGS = new Set([
-  'nav', 'aside', 'footer', 'form', 'dialog', 'script', 'style', 'noscript', 'template', 'iframe', 'svg', 'button', 'head', 'frameset',
+/**
+ * Elements that are never prose, wherever they are: code, controls, drawings and embedded documents. Markdown leaves
+ * them out (their text would read as sentences: an SVG's labels, a select's options). `<head>` and `<frameset>`
+ * matter when a page has no `<body>` and the whole document is kept: a head is never content (its `<title>` would
+ * become the first line of text), and a frameset holds other documents, never text of its own.
+ */
+const NOT_PROSE = new Set([
+  'script', 'style', 'noscript', 'template', 'iframe', 'svg', 'canvas', 'select', 'textarea', 'button', 'head', 'frameset',
 ]);
+const CHROME_TAGS = new Set([...NOT_PROSE, 'nav', 'aside', 'footer', 'form', 'dialog']);
 const CHROME_ROLES = new Set(['navigation', 'banner', 'complementary', 'contentinfo', 'search', 'dialog']);
 /** `<header>` is chrome at page level, but an article's own header carries its title. */
 const KEEPS_HEADER = new Set(['article', 'main', 'section']);
@@ -70,16 +74,25 @@ function isChrome(element: Element): boolean {
   return true;
 }
 
-/** A copy of the main content with the chrome removed; the page's DOM is left as it was. */
-export function mainContent(document: Document): AnyNode {
-  const copy = cloneNode(landmark(document) ?? document, true);
-  const chrome: Element[] = [];
-  const stack: AnyNode[] = [copy];
+/** Removes from `root` (a copy) the elements below it that `drop` picks. */
+function strip(root: AnyNode, drop: (element: Element) => boolean): AnyNode {
+  const dropped: Element[] = [];
+  const stack: AnyNode[] = [root];
   while (stack.length > 0) {
     const current = stack.pop()!;
-    if (isTag(current) && current !== copy && isChrome(current)) chrome.push(current);
+    if (isTag(current) && current !== root && drop(current)) dropped.push(current);
     else if (hasChildren(current)) stack.push(...current.children);
   }
-  for (const element of chrome) removeElement(element);
-  return copy;
+  for (const element of dropped) removeElement(element);
+  return root;
+}
+
+/** A copy of the main content with the chrome removed; the page's DOM is left as it was. */
+export function mainContent(document: Document): AnyNode {
+  return strip(cloneNode(landmark(document) ?? document, true), isChrome);
+}
+
+/** A copy of `nodes` without what is never prose, for an element's Markdown. */
+export function proseOf(nodes: AnyNode[]): AnyNode[] {
+  return nodes.filter((node) => !(isTag(node) && NOT_PROSE.has(node.name))).map((node) => strip(cloneNode(node, true), (element) => NOT_PROSE.has(element.name)));
 }

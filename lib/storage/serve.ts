@@ -1,10 +1,11 @@
 /**
  * Answers a stored asset over HTTP for the local service, independent of the transport: the caller passes the
- * key from the path, the method and the request headers, and writes the answer out. Mirrors what CloudFront
- * answers in front of the bucket, so pages embedding a screenshot behave the same on one machine.
+ * path (without its leading `/`, still percent-encoded), the method and the request headers, and writes the answer
+ * out. Mirrors what CloudFront answers in front of the bucket, so pages embedding a screenshot behave the same on
+ * one machine.
  */
 import type { Storage } from './index.ts';
-import { isStorageKey } from './keys.ts';
+import { hashOf, isStorageKey, keyOfUrlPath } from './keys.ts';
 
 export interface AssetResponse {
   statusCode: number;
@@ -30,14 +31,16 @@ function matches(ifNoneMatch: string | undefined, etag: string): boolean {
   });
 }
 
-/** undefined for a key that is invalid or not stored: the caller answers its own 404. */
+/** undefined for a path that is not a valid key or not stored: the caller answers its own 404. */
 export async function serveAsset(
   storage: Storage,
-  key: string,
+  path: string,
   method: string,
   requestHeaders: RequestHeaders = {},
 ): Promise<AssetResponse | undefined> {
-  if (!isStorageKey(key)) return undefined;
+  // S3 decodes the request path the same way: a named key's URL has its name percent-encoded.
+  const key = keyOfUrlPath(path);
+  if (key === undefined || !isStorageKey(key)) return undefined;
   const verb = method.toUpperCase();
   if (verb !== 'GET' && verb !== 'HEAD') {
     return { statusCode: 405, headers: { allow: 'GET, HEAD' }, body: Buffer.alloc(0) };
@@ -46,7 +49,7 @@ export async function serveAsset(
   if (!object) return undefined;
 
   // The key is the content hash, so it is a strong validator as it stands.
-  const etag = `"${key.slice(0, key.indexOf('.'))}"`;
+  const etag = `"${hashOf(key)}"`;
   const headers: Record<string, string> = {
     etag,
     'cache-control': object.cacheControl,
@@ -59,6 +62,7 @@ export async function serveAsset(
     return { statusCode: 304, headers, body: Buffer.alloc(0) };
   }
   headers['content-type'] = object.contentType;
+  if (object.contentDisposition) headers['content-disposition'] = object.contentDisposition;
   // A stored Lighthouse HTML report runs its own scripts; here it shares the API's origin, so it runs in an opaque
   // one. (Deployed, reports are served from the asset CDN's own domain.)
   if (object.contentType.startsWith('text/html')) headers['content-security-policy'] = 'sandbox allow-scripts allow-popups';

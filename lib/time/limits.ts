@@ -46,6 +46,22 @@ export const AUTO_IDLE_CAP_MS = 750;
 export const SETTLE_CAP_MS = 1000;
 /** …nor more than this share of what is left. */
 export const SETTLE_SHARE = 1 / 3;
+/** A full-page capture first scrolls its area through the viewport (lazy content loads as it comes into view):
+ *  at most this many steps, one animation frame each (the default device's 8 192 CSS px cap is 10 steps, ~170 ms),
+ *  longer steps for a short viewport… */
+export const FULL_PAGE_MAX_STEPS = 32;
+/** …each step waiting at most this long for its frame (frames come every ~17 ms; one that takes longer comes from
+ *  a loaded machine, and a timer that stood in for it too soon would scroll past positions the page never saw)… */
+export const FULL_PAGE_FRAME_MS = 1_000;
+/** …for at most this long, for a page whose frames are slow… */
+export const FULL_PAGE_SCROLL_MS = 2_000;
+/** …then waits at most this long for the images that scrolling started (each is a request on its way)… */
+export const FULL_PAGE_IMAGES_MS = 1_500;
+/** …the whole pass taking no more than this share of what is left, so the capture itself keeps the rest… */
+export const FULL_PAGE_SHARE = 1 / 3;
+/** …and is given up from Node this long after its in-page deadline (the scroll back to the top and its frame, the
+ *  call's round trip), for a page whose main thread is too busy to answer. */
+export const FULL_PAGE_MARGIN_MS = 300;
 /** How long `screenshot.element` waits for its element once the page has loaded: a selector that matched nothing
  *  by then is ENOTFOUNDELEMENT rather than a request that runs out its whole budget (`waitForSelector` waits for
  *  the whole budget, for callers who know their element comes late). */
@@ -60,6 +76,8 @@ export const PROBE_TIMEOUT_MS = 1500;
 export const BROWSER_CLOSE_MS = 2000;
 /** Longest a launch may take; callers race it with their own budget, this only stops a wedged start. */
 export const LAUNCH_TIMEOUT_MS = 20_000;
+/** How long Lambda's init phase waits for Chromium (GLANCE_BROWSER_AT_INIT): well inside init's 10 s limit. */
+export const INIT_WARM_MS = 7_000;
 /** A CDP call that takes longer is wedged; a page's deadline normally ends it much sooner. */
 export const PROTOCOL_TIMEOUT_MS = 30_000;
 

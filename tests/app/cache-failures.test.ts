@@ -7,7 +7,6 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -15,20 +14,11 @@ import type { ServerResponse } from 'node:http';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createHandler } from '../../functions/api.ts';
 import { loadConfig } from '../../lib/config.ts';
-import { html, startServer, type TestServer } from '../helpers/server.ts';
+import { unusedPort, html, startServer, type TestServer } from '../helpers/server.ts';
 import { q, startService, TEST_BROWSER_ARGS, type Service } from '../helpers/service.ts';
 import { apiEvent, lambdaContext } from '../stacks/lambda.ts';
 
 const PAGE = '<!doctype html><title>Fine</title><body style="margin:0;background:#fff">fine</body>';
-
-/** A port on 127.0.0.1 nothing listens on: connecting to it is refused. */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -84,7 +74,7 @@ describe('failed answers and the cache', () => {
   });
 
   test('an unreachable target is kept for a minute at most, answered as a HIT, and never kept at the edge', async () => {
-    const target = `http://127.0.0.1:${await closedPort()}/`;
+    const target = `http://127.0.0.1:${await unusedPort()}/`;
     const first = await service.json(q(target));
     assert.equal(first.status, 502);
     assert.equal(first.body.code, 'EFETCH');

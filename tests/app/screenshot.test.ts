@@ -156,6 +156,28 @@ describe('screenshot through the service', () => {
     assert.equal((await download(location)).body.subarray(0, 4).toString(), '%PDF');
   });
 
+  test('filename names the stored PDF and screenshot: the URL ends with the name, the download carries it', async () => {
+    const { status, body } = await service.json(q(`${site.url}/`, 'pdf=true&screenshot=true&meta=false&filename=Relev%C3%A9%2F..%2Finvoice.pdf'));
+    assert.equal(status, 200, JSON.stringify(body));
+    const { pdf, screenshot } = body.data;
+    assert.match(pdf.url, new RegExp(`^${service.url}/[0-9a-f]{64}/Relev%C3%A9_._invoice\\.pdf$`));
+    assert.match(screenshot.url, new RegExp(`^${service.url}/[0-9a-f]{64}/Relev%C3%A9_._invoice\\.png$`), 'the extension follows the type');
+    const file = await download(pdf.url);
+    assert.equal(file.body.subarray(0, 4).toString(), '%PDF');
+    assert.equal(file.headers.get('content-type'), 'application/pdf');
+    assert.equal(file.headers.get('content-disposition'), `inline; filename="Releve_._invoice.pdf"; filename*=UTF-8''Relev%C3%A9_._invoice.pdf`);
+    const image = await download(screenshot.url);
+    assert.equal(image.headers.get('content-disposition'), `inline; filename="Releve_._invoice.png"; filename*=UTF-8''Relev%C3%A9_._invoice.png`);
+    assert.equal(PNG.sync.read(image.body).width, screenshot.width);
+    // Without filename the same capture has no Content-Disposition.
+    const plain = await service.json(q(`${site.url}/`, 'screenshot=true&meta=false&viewport.width=300&viewport.height=200'));
+    assert.equal((await download(plain.body.data.screenshot.url)).headers.get('content-disposition'), null);
+    const redirect = await service.request(q(`${site.url}/`, 'screenshot=true&meta=false&filename=shot&embed=screenshot.url'));
+    assert.equal(redirect.status, 302);
+    assert.match(redirect.headers.get('location') ?? '', /\/[0-9a-f]{64}\/shot\.png$/);
+    assert.equal((await download(redirect.headers.get('location')!)).headers.get('content-disposition'), 'inline; filename="shot.png"');
+  });
+
   test('overlay frames the capture on a background; the reported size is the final image', async () => {
     const { body } = await service.json(
       q(`${site.url}/`, 'screenshot.overlay.browser=dark&screenshot.overlay.background=%23ff0000&meta=false&viewport.deviceScaleFactor=1&viewport.width=640&viewport.height=400'),

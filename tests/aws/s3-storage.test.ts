@@ -103,6 +103,22 @@ describe('S3 storage', () => {
     client.destroy();
   });
 
+  test('a named object carries its Content-Disposition in the bucket (what CloudFront answers), also after a renewing copy', async () => {
+    const storage = createStorage(settings(), CDN_URL);
+    const body = randomBytes(2048);
+    const { key } = await storage.put(body, 'application/pdf', undefined, 'Facture été');
+    assert.equal(key, `${createHash('sha256').update(body).digest('hex')}/Facture été.pdf`);
+    const expected = `inline; filename="Facture ete.pdf"; filename*=UTF-8''Facture%20%C3%A9t%C3%A9.pdf`;
+    const client = new S3Client({ region: 'us-east-1', endpoint, forcePathStyle: true });
+    assert.equal((await client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }))).ContentDisposition, expected);
+    await storage.put(body, 'application/pdf', undefined, 'Facture été');
+    assert.ok(copied.includes(key), 'the second put copies in place');
+    const again = await client.send(new HeadObjectCommand({ Bucket: BUCKET, Key: key }));
+    assert.equal(again.ContentDisposition, expected, 'a copy replacing the metadata keeps it');
+    assert.equal(again.ContentType, 'application/pdf');
+    client.destroy();
+  });
+
   test('a missing bucket fails put and get as EFATAL, not as an absent object', async () => {
     const storage = createStorage(settings({ bucket: 'no-such-bucket' }), CDN_URL);
     await assert.rejects(storage.put(randomBytes(16), 'image/png'), isFatal);

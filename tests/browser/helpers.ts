@@ -10,6 +10,7 @@ import type { Resolver } from '../../lib/guard/lookup.ts';
 import { createRenderer, type BrowserEvents, type RenderRequest, type RenderResult, type Renderer } from '../../lib/browser/index.ts';
 import type { PageSetup } from '../../lib/browser/page.ts';
 import { parseQuery } from '../../lib/query/index.ts';
+import { html, type Route } from '../helpers/server.ts';
 
 export { TEST_BROWSER_ARGS as TEST_ARGS } from '../helpers/chromium-args.ts';
 import { TEST_BROWSER_ARGS as TEST_ARGS } from '../helpers/chromium-args.ts';
@@ -96,4 +97,22 @@ export async function codeOf(work: Promise<unknown>): Promise<string> {
     return (error as { code?: string }).code ?? `uncoded: ${(error as Error).message}`;
   }
   throw new Error('expected a rejection');
+}
+
+/**
+ * `/store` leaves a cookie (set by the server and by script) and a localStorage entry; `/read` shows what a page
+ * finds of them (`none` when nothing): for tests that one request's state never reaches the next.
+ */
+export function stateRoutes(page: string): Record<string, Route> {
+  return {
+    '/store': html(`${page}<script>document.cookie = 'seen=yes; max-age=3600'; localStorage.setItem('seen', 'yes')</script>`, {
+      'set-cookie': 'served=yes; Max-Age=3600',
+    }),
+    '/read': (req, res) => {
+      const cookie = req.headers.cookie ?? 'none';
+      res.writeHead(200, { 'content-type': 'text/html' }).end(
+        `<title>read</title><p id="cookie">${cookie}</p><p id="storage"></p><script>document.getElementById('storage').textContent = localStorage.getItem('seen') ?? 'none'</script>`,
+      );
+    },
+  };
 }

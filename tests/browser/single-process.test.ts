@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import type { Renderer } from '../../lib/browser/index.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
-import { chromiumChildren, codeOf, pixel, png, render, testRenderer } from './helpers.ts';
+import { chromiumChildren, codeOf, pixel, png, render, stateRoutes, testRenderer } from './helpers.ts';
 
 const GREEN = '<!doctype html><title>ok</title><style>body{margin:0;background:rgb(0,128,0)}</style>';
 
@@ -26,20 +26,13 @@ describe('single-process mode', () => {
   before(async () => {
     site = await startServer({
       '/': html(GREEN),
-      '/store': html(`${GREEN}<script>document.cookie = 'seen=yes; max-age=3600'; localStorage.setItem('seen', 'yes')</script>`, {
-        'set-cookie': 'served=yes; Max-Age=3600',
-      }),
-      '/read': (req, res) => {
-        const cookie = req.headers.cookie ?? 'none';
-        res.writeHead(200, { 'content-type': 'text/html' }).end(
-          `<title>read</title><p id="cookie">${cookie}</p><p id="storage"></p><script>document.getElementById('storage').textContent = localStorage.getItem('seen') ?? 'none'</script>`,
-        );
-      },
+      ...stateRoutes(GREEN),
       '/private-image': html(`${GREEN}<img src="http://10.0.0.1/pixel.png">`),
       '/hang.png': () => undefined,
       '/stalls': html(`${GREEN}<img src="/hang.png">`),
     });
-    renderer = testRenderer('127.0.0.1', undefined, { GLANCE_CHROMIUM_MODE: 'single' });
+    // No spare browser waiting beside the page's (tests/browser/spare.test.ts has that): each page's is its only one.
+    renderer = testRenderer('127.0.0.1', undefined, { GLANCE_CHROMIUM_MODE: 'single', GLANCE_BROWSER_SPARE: 'false' });
   });
   after(async () => {
     await renderer.close();

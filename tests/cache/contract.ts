@@ -50,6 +50,21 @@ export function cacheStoreContract(name: string, make: () => StoreUnderTest | Pr
       assert.deepEqual(await store.get(key), entry);
     });
 
+    test("embed.proxy's media (base64 bytes) round-trips as bytes, not text", async () => {
+      const { store } = await make();
+      const key = freshKey();
+      const entry: CacheEntry = {
+        answer: { statusCode: 200, headers: { 'content-type': 'image/png' }, body: randomBytes(4096).toString('base64'), isBase64Encoded: true },
+        createdAt: 5,
+        ttl: 60_000,
+      };
+      await store.set(key, entry);
+      assert.deepEqual(await store.get(key), entry);
+      const text = sampleEntry();
+      await store.set(key, text);
+      assert.equal((await store.get(key))?.answer.isBase64Encoded, undefined, 'a text answer stays text');
+    });
+
     test('a large body round-trips intact', async () => {
       const { store } = await make();
       const key = freshKey();

@@ -67,6 +67,11 @@ describe('cacheKey', () => {
     same(['url=HTTPS://EXAMPLE.com', 'url=https://example.com/', 'url=%20https://example.com:443/%20']);
   });
 
+  test('embed.proxy=false and stream.proxy give the keys of the plain and the proxied embed', () => {
+    same([`${URL_PARAM}&embed=image.url`, `${URL_PARAM}&embed=image.url&embed.proxy=false`, `${URL_PARAM}&stream=image.url`]);
+    same([`${URL_PARAM}&embed=image.url&embed.proxy`, `${URL_PARAM}&stream=image.url&stream.proxy=true`]);
+  });
+
   test('device names differing only in case give one key', () => {
     same([`${URL_PARAM}&device=iPhone%2015`, `${URL_PARAM}&device=iphone%2015`]);
   });
@@ -82,6 +87,7 @@ describe('cacheKey', () => {
       `${URL_PARAM}&screenshot.overlay.browser=dark`,
       `${URL_PARAM}&meta=false`,
       `${URL_PARAM}&embed=image.url`,
+      `${URL_PARAM}&embed=image.url&embed.proxy`,
       `${URL_PARAM}&filter=title`,
       `${URL_PARAM}&device=iPhone%2015`,
       `${URL_PARAM}&waitForTimeout=1s`,
@@ -142,6 +148,7 @@ describe('cacheKey', () => {
       adblock: 'adblock=false',
       data: 'data.price.selector=.price',
       cacheKey: 'cacheKey=mine',
+      filename: 'filename=invoice',
     };
     const options = Object.keys(parseQuery(URL_PARAM)).sort();
     assert.deepEqual([...Object.keys(differing), ...CACHE_ONLY].sort(), options);
@@ -151,6 +158,12 @@ describe('cacheKey', () => {
       assert.notEqual(other, base, name);
     }
     for (const query of ['ttl=1h', 'staleTtl=1m', 'force']) assert.equal(key(`${URL_PARAM}&${query}`), base, query);
+  });
+
+  test('filename splits the key; spellings of the same safe name share one', () => {
+    const pdf = `${URL_PARAM}&pdf`;
+    distinct([pdf, `${pdf}&filename=invoice`, `${pdf}&filename=receipt`]);
+    same([`${pdf}&filename=invoice`, `${pdf}&filename=invoice.pdf`, `${pdf}&filename=%20invoice%20`]);
   });
 
   test('x-api-header-* request headers split the key, as the same header given as a parameter does', () => {

@@ -77,6 +77,29 @@ describe('date', () => {
     assert.equal(values(head('<meta name="DC.date.issued" content="2021-07-01">')).date, '2021-07-01T00:00:00.000Z');
   });
 
+  test('a year alone never beats a dated candidate, even a later or weaker one; alone, it is the answer', () => {
+    const film = ldJson({ '@type': 'Movie', name: 'A Film', datePublished: 2010 });
+    assert.equal(values(`${head(film)}<body><time datetime="2010-07-15T17:00:00-07:00">Jul 15, 2010</time></body>`).date, '2010-07-15T17:00:00.000-07:00');
+    assert.equal(
+      values(head(ldJson({ '@type': 'Article', datePublished: '2019', dateModified: '2020-02-01T10:00:00Z' }))).date,
+      '2020-02-01T10:00:00.000Z',
+    );
+    assert.equal(values(head(film)).date, '2010-01-01T00:00:00.000Z');
+  });
+
+  test('a time written without its zone takes the offset the page writes for the same clock time elsewhere', () => {
+    const ld = ldJson({ '@type': 'NewsArticle', datePublished: '2020-07-09 07:26:05' });
+    assert.equal(
+      values(head(ld, '<meta property="article:published_time" content="2020-07-09T07:26:05+07:00">')).date,
+      '2020-07-09T07:26:05.000+07:00',
+    );
+    // Another clock time is another claim: the first candidate stands, read as UTC.
+    assert.equal(
+      values(head(ld, '<meta property="article:published_time" content="2020-07-09T09:00:00+07:00">')).date,
+      '2020-07-09T07:26:05.000Z',
+    );
+  });
+
   test('microdata and <time datetime>', () => {
     assert.equal(
       values('<body><meta itemprop="datePublished" content="2022-02-02T02:02:02Z"></body>').date,

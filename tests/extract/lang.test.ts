@@ -36,4 +36,20 @@ describe('lang', () => {
   test('nothing found is null', () => {
     assert.equal(values('<html><body>hi</body></html>').lang, null);
   });
+  test('nothing declared: the script of the title and text, where it names one language', () => {
+    const page = (title: string, body = '') => values(`<html><head><title>${title}</title></head><body>${body}</body></html>`).lang;
+    assert.equal(page('烧警车、闯议会、要求总统辞职_腾讯新闻'), 'zh');
+    assert.equal(page('Apple/苹果 iPhone 11 4G全网通智能手机正品-tmall.com天猫'), 'zh');
+    assert.equal(page('阿部寛のホームページ'), 'ja');
+    assert.equal(page('자동차 열선시트도 정기 구독 서비스가 나온다?'), 'ko');
+    assert.equal(page('מקורי Apple iPhone SE סמארטפון נייד טלפון'), 'he');
+    // Latin and Cyrillic letters are written for many languages: no guess.
+    assert.equal(page('Learn Standard ML in Y Minutes', '<p>Standard ML is a functional programming language.</p>'), null);
+    assert.equal(page('Яндекс'), null);
+    // A few foreign letters in an English page, or too little text, say nothing.
+    assert.equal(page('The word 漢字 in a long English headline about writing systems'), null);
+    assert.equal(page('漢'), null);
+    // A declaration always wins.
+    assert.equal(values('<html lang="en"><head><title>腾讯新闻</title></head></html>').lang, 'en');
+  });
 });

@@ -35,6 +35,21 @@ describe('title', () => {
     assert.equal(values(`${head('<title>117: A Guest on Redwood | React Podcast</title>')}<body><h1>React Podcast</h1>`).title, '117: A Guest on Redwood | React Podcast');
     // No separator set off by spaces, no twin.
     assert.equal(values(`${head('<title>Node.js-Guide</title>')}<body><h1>Node.js</h1>`).title, 'Node.js-Guide');
+    assert.equal(values(`${head('<title>Spider-Man Far From Home-Homecoming</title>')}<body><h1>Spider-Man Far From Home</h1>`).title, 'Spider-Man Far From Home-Homecoming');
+  });
+
+  test('a site written in a script without spaces joins its affix without spaces too', () => {
+    const page = (title: string, h1: string) => values(`${head(`<title>${title}</title>`)}<body><h1>${h1}</h1>`).title;
+    assert.equal(page('塞尔维亚宵禁引发十年最大规模抗议_腾讯新闻', '塞尔维亚宵禁引发十年最大规模抗议'), '塞尔维亚宵禁引发十年最大规模抗议');
+    assert.equal(page('周末学会了 10个超级实用 Javascript 技巧!_前端小智-CSDN博客', '周末学会了 10个超级实用 Javascript 技巧!'), '周末学会了 10个超级实用 Javascript 技巧!');
+    assert.equal(page('Apple iPhone 11 全网通智能手机-tmall.com天猫', 'Apple iPhone 11 全网通智能手机'), 'Apple iPhone 11 全网通智能手机');
+  });
+
+  test('a title and its twin may write quotes differently', () => {
+    assert.equal(
+      values(`${head("<title>Digitizing Healthcare with Helium Health's Goke Olubusi | The Flip Africa</title>")}<body><h1>Digitizing Healthcare with Helium Health\u2019s Goke Olubusi</h1>`).title,
+      'Digitizing Healthcare with Helium Health\u2019s Goke Olubusi',
+    );
   });
 
   test('decodes entities, including the double-encoded ones CMSs put in meta content', () => {

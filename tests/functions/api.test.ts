@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createHandler } from '../../functions/api.ts';
 import { LAMBDA_RETURN_RESERVE_MS } from '../../lib/time/limits.ts';
-import { loadConfig } from '../../lib/config.ts';
+import { LAMBDA_EMBED_PROXY_MAX_BYTES, loadConfig } from '../../lib/config.ts';
 import { startServer } from '../helpers/server.ts';
 import { q } from '../helpers/service.ts';
 
@@ -80,9 +80,51 @@ test('GET /health answers 200 ok with no-store, apart from the API', async () =>
   assert.deepEqual(JSON.parse(String(result.body)), { status: 'ok' });
 });
 
+test('GET /openapi.json answers the API\'s description, apart from the API and without a key', async () => {
+  const handler = createHandler(loadConfig({ GLANCE_API_KEYS: 'key-one' }));
+  const result = (await handler({ ...event(''), rawPath: '/openapi.json' }, context)) as APIGatewayProxyStructuredResultV2;
+  assert.equal(result.statusCode, 200);
+  assert.equal(result.headers?.['content-type'], 'application/json; charset=utf-8');
+  const { default: document } = await import('../../lib/http/openapi-document.cts');
+  assert.deepEqual(JSON.parse(String(result.body)), document);
+});
+
 test('once stopping, /health answers 503 so a balancer drains the instance', async () => {
   const { healthResponse } = await import('../../lib/http/health.ts');
   const response = healthResponse(true);
   assert.equal(response.statusCode, 503);
   assert.deepEqual(JSON.parse(response.body), { status: 'stopping' });
+});
+
+test("embed.proxy in Lambda: base64 bytes API Gateway decodes, 4 MiB at most so the answer fits Lambda's 6 MB response", { timeout: 30_000 }, async () => {
+  const limit = LAMBDA_EMBED_PROXY_MAX_BYTES;
+  // A PNG signature and header, padded: sniffed as PNG whatever its length.
+  const head = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c489', 'hex');
+  const sized = (bytes: number) => Buffer.concat([head, Buffer.alloc(bytes - head.length, 1)]);
+  const site = await startServer({
+    '/page': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<meta property="og:image" content="/at-limit.png">'),
+    '/over': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end('<meta property="og:image" content="/over-limit.png">'),
+    '/at-limit.png': (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(sized(limit)),
+    '/over-limit.png': (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(sized(limit + 1)),
+  });
+  const handler = createHandler(loadConfig({ GLANCE_ALLOW_HOSTS: '127.0.0.1', GLANCE_CACHE: 'off', AWS_LAMBDA_FUNCTION_NAME: 'glance' }));
+  try {
+    const result = (await handler(event(q(`${site.url}/page`, 'embed=image.url&embed.proxy&ping=false')), context)) as APIGatewayProxyStructuredResultV2;
+    assert.equal(result.statusCode, 200, String(result.body).slice(0, 300));
+    assert.equal(result.isBase64Encoded, true);
+    assert.equal(result.headers?.['content-type'], 'image/png');
+    assert.ok(Buffer.from(String(result.body), 'base64').equals(sized(limit)));
+    const payload = Buffer.byteLength(JSON.stringify(result));
+    assert.ok(payload < 6 * 1024 * 1024, `the invocation's response is ${payload} bytes`);
+
+    const over = (await handler(event(q(`${site.url}/over`, 'embed=image.url&embed.proxy&ping=false')), context)) as APIGatewayProxyStructuredResultV2;
+    assert.equal(over.statusCode, 413);
+    assert.equal(over.isBase64Encoded, undefined);
+    const body = JSON.parse(String(over.body));
+    assert.equal(body.code, 'ETOOLARGE');
+    assert.match(body.message, new RegExp(`${limit}-byte limit of \`embed\\.proxy\``));
+  } finally {
+    await handler.close();
+    await site.close();
+  }
 });

@@ -28,7 +28,11 @@ describe('Lambda and local service: same headers', () => {
   let base: string;
   let handler: ReturnType<typeof createHandler>;
   before(async () => {
-    site = await startServer({ '/': html('<title>same</title>') });
+    site = await startServer({
+      '/': html('<title>same</title>'),
+      '/pictured': html('<title>same</title><meta property="og:image" content="/i.gif">'),
+      '/i.gif': (_req, res) => void res.writeHead(200, { 'content-type': 'image/gif' }).end(Buffer.from('R0lGODlhAQABAAAAACw=', 'base64')),
+    });
     dir = await mkdtemp(join(tmpdir(), 'glance-parity-'));
     const config = loadConfig({ GLANCE_ALLOW_HOSTS: '127.0.0.1', GLANCE_CACHE: 'off', GLANCE_STORAGE_DIR: dir });
     const app = createApp(config);
@@ -46,6 +50,7 @@ describe('Lambda and local service: same headers', () => {
   const cases: Array<[string, string, () => string, Record<string, string>]> = [
     ['a page', 'GET', () => q(`${site.url}/`), {}],
     ['an embedded field', 'GET', () => q(`${site.url}/`, 'embed=title'), {}],
+    ['a proxied image', 'GET', () => q(`${site.url}/pictured`, 'embed=image.url&embed.proxy'), {}],
     ['an invalid url', 'GET', () => 'url=file:///etc/passwd', { Origin: 'https://site.example' }],
     ['HEAD', 'HEAD', () => q(`${site.url}/`), {}],
     ['a preflight', 'OPTIONS', () => q(`${site.url}/`), { Origin: 'https://blog.example', 'Access-Control-Request-Method': 'GET' }],

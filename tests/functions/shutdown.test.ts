@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,18 +12,10 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { TEST_BROWSER_ARGS } from '../helpers/chromium-args.ts';
 import { browsersUnder, watchLaunches } from '../helpers/processes.ts';
-import { html, startServer, type TestServer } from '../helpers/server.ts';
+import { unusedPort, html, startServer, type TestServer } from '../helpers/server.ts';
 import { q } from '../helpers/service.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('graceful shutdown of the local service', { timeout: 60_000 }, () => {
   let site: TestServer;
@@ -41,7 +32,7 @@ describe('graceful shutdown of the local service', { timeout: 60_000 }, () => {
       '/': html('<title>warm</title>'),
     });
     dir = await mkdtemp(join(tmpdir(), 'glance-shutdown-'));
-    const port = await freePort();
+    const port = await unusedPort();
     base = `http://127.0.0.1:${port}`;
     service = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'functions/local.ts')], {
       cwd: ROOT,

@@ -258,11 +258,11 @@ export function summarise(results: readonly PageResult[]): Summary {
 }
 
 /** A fixed-width table of summaries side by side (one column per label), for test output and RESULTS.md. */
-export function formatTable(columns: Record<string, Summary>): string {
+export function formatTable(columns: Record<string, Summary>, fields: readonly ScoredField[] = SCORED_FIELDS): string {
   const labels = Object.keys(columns);
   const rows = [['field', ...labels]];
   const cell = (s: FieldSummary) => `${(s.ratio * 100).toFixed(1)}% (${s.agreed}/${s.scored})`;
-  for (const field of SCORED_FIELDS) rows.push([field, ...labels.map((l) => cell(columns[l]!.fields[field]))]);
+  for (const field of fields) rows.push([field, ...labels.map((l) => cell(columns[l]!.fields[field]))]);
   rows.push(['overall', ...labels.map((l) => cell(columns[l]!.overall))]);
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
   return rows.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join('  ')).join('\n');

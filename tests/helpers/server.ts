@@ -3,7 +3,7 @@
  * the server is closed on teardown, and every open socket is destroyed so slow routes cannot hold it open.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -61,3 +61,12 @@ export const html =
   (_req, res) => {
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', ...headers }).end(body);
   };
+
+/** A port on 127.0.0.1 nothing listens on (bound, then released): free to listen on, refused to connect to. */
+export async function unusedPort(): Promise<number> {
+  const server = createNetServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

@@ -82,7 +82,8 @@ export async function startApp(options: ServiceOptions = {}): Promise<Service> {
     new Headers(init.headers).forEach((value, name) => (headers[name] = value));
     const method = (init.method ?? 'GET').toUpperCase();
     const answer = await app.handle({ method, rawQueryString: query, headers, requestId: randomUUID(), receivedAt: Date.now() });
-    return new Response(NULL_BODY.has(answer.statusCode) ? null : answer.body, { status: answer.statusCode, headers: answer.headers });
+    const body = answer.isBase64Encoded ? Buffer.from(answer.body, 'base64') : answer.body;
+    return new Response(NULL_BODY.has(answer.statusCode) ? null : body, { status: answer.statusCode, headers: answer.headers });
   };
   return {
     url: IN_PROCESS_URL,
@@ -103,7 +104,11 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const assets = assetsConfig.storage.kind === 'local' ? createStorage(assetsConfig.storage, '') : undefined;
   let app: App | undefined;
   // The app needs the service's own address (the local CDN), known only once it listens.
-  const late: App = { handle: (request, origin) => (app as App).handle(request, origin), close: async () => app?.close() };
+  const late: App = {
+    handle: (request, origin) => (app as App).handle(request, origin),
+    warmBrowser: async () => app?.warmBrowser(),
+    close: async () => app?.close(),
+  };
   // No grace: a test's teardown closes whatever is still open.
   const local = createLocalServer(late, { assets, graceMs: 0 });
   await new Promise<void>((resolve) => local.server.listen(0, '127.0.0.1', resolve));

@@ -29,13 +29,13 @@ describe('the lighthouse step', () => {
   after(() => rm(dir, { recursive: true, force: true }));
 
   /** Runs the step for `output` with a renderer whose report is `text`; answers `data.insights`. */
-  async function answer(output: LighthouseOutput, text: string, existing?: object): Promise<Record<string, unknown>> {
+  async function answer(output: LighthouseOutput, text: string, existing?: object, filename?: string): Promise<Record<string, unknown>> {
     const settings: LighthouseOptions = { output, preset: undefined, onlyCategories: undefined };
     const report: LighthouseReport = { output, text, result: { lighthouseVersion: 'test' } as LighthouseReport['result'] };
     const renderer = { lighthouse: async () => report } as unknown as Renderer;
     const ctx = {
       url: new URL('https://example.com/'),
-      options: {},
+      options: { filename },
       budget: new Budget(10_000),
       timings: new Timings(),
       deps: { storage, renderer: async () => renderer },
@@ -63,5 +63,13 @@ describe('the lighthouse step', () => {
     const back = await storage.get(String(stored.url).slice(CDN.length + 1));
     assert.equal(back?.contentType, 'text/html; charset=utf-8');
     assert.equal(back?.body.toString(), big);
+  });
+
+  test('a stored report takes the request\'s filename, with its own extension', async () => {
+    const big = `a,b\n${'1,2\n'.repeat(INLINE_MAX_BYTES / 4)}`;
+    const { lighthouse: stored } = (await answer('csv', big, undefined, 'audit')) as { lighthouse: Record<string, unknown> };
+    assert.match(String(stored.url), new RegExp(`^${CDN}/[0-9a-f]{64}/audit\\.csv$`));
+    const back = await storage.get(String(stored.url).slice(CDN.length + 1));
+    assert.equal(back?.contentDisposition, 'inline; filename="audit.csv"');
   });
 });

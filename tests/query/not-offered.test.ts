@@ -38,7 +38,8 @@ describe('Microlink parameters Glance does not offer', () => {
 
 describe('Microlink spellings that work', () => {
   test('stream is the legacy name of embed; both at once is refused', () => {
-    assert.equal(parse('stream=screenshot.url').embed, 'screenshot.url');
+    assert.deepEqual(parse('stream=screenshot.url').embed, { path: 'screenshot.url', proxy: false });
+    assert.deepEqual(parse('stream=image.url&stream.proxy').embed, { path: 'image.url', proxy: true });
     assert.throws(() => parse('stream=title&embed=title'), (error: unknown) => error instanceof GlanceError && error.code === 'EINVALQUERY');
   });
 
@@ -46,6 +47,21 @@ describe('Microlink spellings that work', () => {
     assert.equal(parse('cacheKey=v2').cacheKey, 'v2');
     assert.equal(parse('').cacheKey, undefined);
     assert.throws(() => parse(`cacheKey=${'x'.repeat(257)}`), GlanceError);
+  });
+
+  test('filename is read as its safe form (no extension), and refused by name when nothing nameable is left', () => {
+    assert.equal(parse('filename=solar-system').filename, 'solar-system');
+    assert.equal(parse('filename=invoice.pdf').filename, 'invoice');
+    assert.equal(parse('filename=..%2F..%2Fetc%2Fpasswd').filename, '_._etc_passwd');
+    assert.equal(parse('').filename, undefined);
+    for (const query of ['filename=..', 'filename=', 'filename=%2F', 'filename.x=1']) {
+      assert.throws(() => parse(query), (error: unknown) => {
+        assert.ok(error instanceof GlanceError);
+        assert.equal(error.code, 'EINVALQUERY');
+        assert.deepEqual(Object.keys(error.data ?? {}), ['filename']);
+        return true;
+      }, query);
+    }
   });
 
   test('durations as the ms package spells them', () => {

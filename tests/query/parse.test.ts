@@ -20,6 +20,7 @@ describe('parseQuery: defaults and url', () => {
       staleTtl: false,
       force: false,
       cacheKey: undefined,
+      filename: undefined,
       timeout: 28_000,
       device: 'Macbook Pro 13',
       viewport: {},

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { PAPER_INCHES, PDF_FORMATS } from '../../lib/query/options.ts';
 import { parse, rejects } from './expect-error.ts';
 
 const pdf = (query: string) => {
@@ -20,13 +21,15 @@ describe('pdf', () => {
       landscape: false,
       pageRanges: undefined,
       printBackground: true,
+      width: undefined,
+      height: undefined,
     });
   });
 
   test('reads every option', () => {
     assert.deepEqual(
       pdf('pdf.format=letter&pdf.margin=4mm&pdf.scale=1.5&pdf.landscape&pdf.pageRanges=1-5%2C+8%2C+11-13&pdf.printBackground=false'),
-      { format: 'Letter', margin: all('4mm'), scale: 1.5, landscape: true, pageRanges: '1-5, 8, 11-13', printBackground: false },
+      { format: 'Letter', margin: all('4mm'), scale: 1.5, landscape: true, pageRanges: '1-5, 8, 11-13', printBackground: false, width: undefined, height: undefined },
     );
     assert.equal(pdf('pdf.scale=.5').scale, 0.5);
   });
@@ -50,5 +53,22 @@ describe('pdf', () => {
     rejects('pdf.landscape=sideways', 'EINVALQUERY', 'pdf.landscape');
     rejects('pdf.pageRanges=first', 'EINVALQUERY', 'pdf.pageRanges');
     rejects('pdf.page_ranges=1-2-3', 'EINVALQUERY', 'pdf.pageRanges');
+  });
+
+  test('width and height: a custom paper size, each side a print length up to 200 inches', () => {
+    const custom = pdf('pdf.width=640px&pdf.height=480');
+    assert.deepEqual([custom.width, custom.height], ['640px', '480']);
+    assert.deepEqual([pdf('pdf.width=10cm').width, pdf('pdf.width=10cm').height], ['10cm', undefined]);
+    assert.equal(pdf('pdf.height=200in').height, '200in');
+    for (const bad of ['0', '0px', '0.5px', '201in', '5081mm', '-1in', '10em', 'wide', '1e3px']) {
+      rejects(`pdf.width=${bad}`, 'EINVALQUERY', 'pdf.width');
+    }
+    rejects('pdf.height=', 'EINVALQUERY', 'pdf.height');
+  });
+
+  test("the formats' sizes are Puppeteer's", async () => {
+    // Exported by the package (lib/puppeteer/common/PDFOptions.js) though its public types leave it out.
+    const { paperFormats } = (await import('puppeteer-core')) as unknown as { paperFormats: Record<string, { in: unknown }> };
+    for (const format of PDF_FORMATS) assert.deepEqual(PAPER_INCHES[format], paperFormats[format.toLowerCase()]?.in, format);
   });
 });

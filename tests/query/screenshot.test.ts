@@ -19,6 +19,7 @@ describe('screenshot', () => {
         fullPage: false,
         element: undefined,
         omitBackground: false,
+        optimizeForSpeed: false,
         overlay: undefined,
         codeScheme: 'atom-dark',
       });
@@ -29,7 +30,7 @@ describe('screenshot', () => {
     const options = shot(
       'screenshot.type=JPEG&screenshot.quality=55&screenshot.fullPage&screenshot.element=%23main+.card' +
         '&screenshot.omitBackground=true&screenshot.overlay.browser=dark&screenshot.overlay.background=%23c1c1c1' +
-        '&screenshot.codeScheme=Dracula',
+        '&screenshot.codeScheme=Dracula&screenshot.optimizeForSpeed',
     );
     assert.deepEqual(options, {
       type: 'jpeg',
@@ -37,6 +38,7 @@ describe('screenshot', () => {
       fullPage: true,
       element: '#main .card',
       omitBackground: true,
+      optimizeForSpeed: true,
       overlay: { browser: 'dark', background: '#c1c1c1' },
       codeScheme: 'dracula',
     });
@@ -55,6 +57,7 @@ describe('screenshot', () => {
     rejects('screenshot.quality=high', 'EINVALQUERY', 'screenshot.quality');
     rejects('screenshot.element=', 'EINVALQUERY', 'screenshot.element');
     rejects('screenshot.fullPage=no', 'EINVALQUERY', 'screenshot.fullPage');
+    rejects('screenshot.optimizeForSpeed=fast', 'EINVALQUERY', 'screenshot.optimizeForSpeed');
     rejects('screenshot.overlay.browser=sepia', 'EINVALQUERY', 'screenshot.overlay.browser');
     rejects('screenshot.codeScheme=neon', 'EINVALQUERY', 'screenshot.codeScheme');
     rejects('screenshot.codeScheme=https://unpkg.com/prism-theme-night-owl', 'EINVALQUERY', 'screenshot.codeScheme');
@@ -107,6 +110,7 @@ describe('screenshot: legacy flat keys', () => {
       fullPage: true,
       element: '#hero',
       omitBackground: true,
+      optimizeForSpeed: false,
       overlay: { browser: 'light', background: undefined },
       codeScheme: 'atom-dark',
     });

@@ -66,6 +66,10 @@ describe('attr', () => {
     assert.match(markdown, /^# Hello \*\*world\*\*/);
     assert.doesNotMatch(markdown, /Home|foot/);
   });
+  test('markdown leaves out what is not prose: controls, drawings, embedded documents; tables stay tables', async () => {
+    const html = '<div id="x"><p>Intro</p><select><option>opt</option></select><button>Buy</button><textarea>typed</textarea><svg><text>label</text></svg><iframe src="f.html"></iframe><table><tr><th>h</th></tr><tr><td>d</td></tr></table></div>';
+    assert.equal(await one('data.f.selector=%23x&data.f.attr=markdown', html), 'Intro\n\n| h |\n| --- |\n| d |');
+  });
   test('whole-page markdown of a frameset page is null, not a crash', async () => {
     const frameset = '<html><head><title>Frames</title></head><frameset cols="20,80"><frame src="menu.htm"><frame src="top.htm"><noframes><body></body></noframes></frameset></html>';
     assert.equal(await one('data.f.attr=markdown', frameset), null);

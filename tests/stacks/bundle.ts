@@ -150,6 +150,23 @@ export function describeBundle(built: () => Synthesized): void {
       assert.equal(result.headers?.['x-request-id'], apiEvent('url=file:///etc/passwd').requestContext.requestId);
     });
 
+    test('answers a browser at the bare address with the playground page, and a program with EINVALURL', async () => {
+      const browser = apiEvent('');
+      const page = await handler({ ...browser, headers: { ...browser.headers, accept: 'text/html,*/*;q=0.8' } }, lambdaContext);
+      assert.equal(page.statusCode, 200);
+      assert.match(String(page.body), /<title>Glance playground<\/title>[\s\S]*<script>[\s\S]+<\/script>/);
+      assert.match(String(page.headers?.['content-security-policy']), /script-src 'sha256-/);
+      const program = await handler(apiEvent(''), lambdaContext);
+      assert.equal(JSON.parse(String(program.body)).code, 'EINVALURL');
+    });
+
+    test('answers GET /openapi.json with the document it bundles', async () => {
+      const result = await handler({ ...apiEvent(''), rawPath: '/openapi.json' }, lambdaContext);
+      assert.equal(result.statusCode, 200);
+      const expected = JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'));
+      assert.deepEqual(JSON.parse(String(result.body)), expected);
+    });
+
     test("reads a page's metadata", async () => {
       const result = await handler(apiEvent(`url=${encodeURIComponent(`${server.url}/article`)}`), lambdaContext);
       const body = JSON.parse(String(result.body));

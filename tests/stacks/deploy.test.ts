@@ -42,6 +42,7 @@ const CONFIGURED = {
   GLANCE_LOG_RETENTION_DAYS: '7',
   GLANCE_ALARM_EMAIL: 'ops@example.com',
   GLANCE_ADBLOCK_LISTS: OWN_LIST,
+  GLANCE_BROWSER_AT_INIT: 'true',
 };
 const DAYS_31 = 31 * 24 * 3600;
 
@@ -67,10 +68,10 @@ const statementsOf = (s: Synthesized) => roleStatements(s.template, idOf(s, 'AWS
 const actionsOf = (statement: Statement) => list(statement.Action);
 
 describe('the API', () => {
-  test('an HTTP API routes GET /, HEAD / and OPTIONS / to the one API function', () => {
+  test('an HTTP API routes GET /, HEAD /, OPTIONS /, GET /health and GET /openapi.json to the one API function', () => {
     const fnId = fnOf(prod)[0];
     const routes = Object.values(resources(prod.template, 'AWS::ApiGatewayV2::Route'));
-    assert.deepEqual(routes.map((route) => route.Properties.RouteKey).sort(), ['GET /', 'GET /health', 'HEAD /', 'OPTIONS /']);
+    assert.deepEqual(routes.map((route) => route.Properties.RouteKey).sort(), ['GET /', 'GET /health', 'GET /openapi.json', 'HEAD /', 'OPTIONS /']);
     for (const route of routes) {
       const integrationId = render(route.Properties.Target).replace(/^integrations\/<(.*)>$/, '$1');
       const integration = prod.template.toJSON().Resources[integrationId].Properties;
@@ -151,6 +152,8 @@ describe('the API function', () => {
     assert.equal(configured.GLANCE_PUBLIC_URL, 'https://api.example.com', 'a custom API domain is its own address, refused as a target');
     assert.equal(configured.GLANCE_API_KEYS_PARAMETER, '/glance/api-keys');
     assert.equal(configured.GLANCE_MAX_BODY_BYTES, '2048');
+    assert.equal(configured.GLANCE_BROWSER_AT_INIT, 'true', 'the stage starts Chromium in the init phase');
+    assert.equal(env.GLANCE_BROWSER_AT_INIT, undefined, 'off unless a stage asks for it');
     assert.equal(configured.GLANCE_ALLOW_HOSTS, undefined, 'the address-policy exemption never reaches Lambda');
   });
 
@@ -273,7 +276,7 @@ describe('the CloudFront distributions', () => {
     assert.equal(key.EnableAcceptEncodingBrotli, true);
   });
 
-  test('the API distribution compresses, allows GET/HEAD/OPTIONS and forwards the query, the API key and the hop header to the HTTP API', () => {
+  test('the API distribution compresses, allows GET/HEAD/OPTIONS and forwards the query, the API key, the hop header and Accept to the HTTP API', () => {
     const config = apiCdn(prod);
     const behavior = config.DefaultCacheBehavior;
     assert.equal(behavior.Compress, true);
@@ -283,7 +286,7 @@ describe('the CloudFront distributions', () => {
     assert.equal(render(behavior.OriginRequestPolicyId), `<${requestPolicyId}>`);
     const forwarded = requestPolicy.Properties.OriginRequestPolicyConfig;
     assert.deepEqual(forwarded.QueryStringsConfig, { QueryStringBehavior: 'all' });
-    assert.deepEqual(forwarded.HeadersConfig, { HeaderBehavior: 'whitelist', Headers: ['x-api-key', 'x-glance-hop'] });
+    assert.deepEqual(forwarded.HeadersConfig, { HeaderBehavior: 'whitelist', Headers: ['x-api-key', 'x-glance-hop', 'accept'] });
     const origin = config.Origins.find((candidate: { Id: string }) => candidate.Id === behavior.TargetOriginId);
     assert.equal(render(origin.DomainName), `<${idOf(prod, 'AWS::ApiGatewayV2::Api', 'Api')}>.execute-api.${REGION}.amazonaws.com`);
     assert.equal(origin.CustomOriginConfig.OriginProtocolPolicy, 'https-only');

@@ -108,3 +108,24 @@ test("the deployer's adblock lists are files that exist, kept as absolute paths"
 test("the Chromium launch mode passes through to the function, which validates it (lib/config.ts)", () => {
   assert.deepEqual(readSettings('dev', { GLANCE_CHROMIUM_MODE: 'multi' }).passThrough, { GLANCE_CHROMIUM_MODE: 'multi' });
 });
+
+test("embed.proxy's limit passes through only within what Lambda's 6 MB response can carry base64-encoded", () => {
+  assert.deepEqual(readSettings('dev', { GLANCE_EMBED_PROXY_MAX_BYTES: '2000000' }).passThrough, { GLANCE_EMBED_PROXY_MAX_BYTES: '2000000' });
+  assert.deepEqual(readSettings('dev', { GLANCE_EMBED_PROXY_MAX_BYTES: String(4 * 1024 * 1024) }).passThrough, { GLANCE_EMBED_PROXY_MAX_BYTES: '4194304' });
+  for (const bad of ['4194305', '10485760', '100', 'lots']) {
+    assert.throws(
+      () => readSettings('dev', { GLANCE_EMBED_PROXY_MAX_BYTES: bad }),
+      (error: Error) => error instanceof SettingsError && /GLANCE_EMBED_PROXY_MAX_BYTES.*4194304/.test(error.message),
+      bad,
+    );
+  }
+});
+
+test('the browser switches (at init, spare) pass through as true or false, and anything else fails the deploy', () => {
+  assert.deepEqual(readSettings('dev', { GLANCE_BROWSER_AT_INIT: 'TRUE', GLANCE_BROWSER_SPARE: ' false' }).passThrough, {
+    GLANCE_BROWSER_AT_INIT: 'true',
+    GLANCE_BROWSER_SPARE: 'false',
+  });
+  assert.deepEqual(readSettings('dev', { GLANCE_BROWSER_AT_INIT: '' }).passThrough, {});
+  assert.throws(() => readSettings('dev', { GLANCE_BROWSER_AT_INIT: 'yes' }), (error: Error) => error instanceof SettingsError && /GLANCE_BROWSER_AT_INIT/.test(error.message));
+});

@@ -49,6 +49,8 @@ process.exit(0);
 export type InvocationResult = APIGatewayProxyStructuredResultV2 & { invocationError?: string };
 
 export interface SimulatedLambda {
+  /** The instance's outermost process: every Chromium it starts runs below it. */
+  readonly pid: number;
   invoke(event: APIGatewayProxyEventV2): Promise<InvocationResult>;
   /** What the instance wrote to stderr so far (Chromium's and Node's complaints), for failure messages. */
   readonly log: () => string;
@@ -128,6 +130,7 @@ export async function startSimulatedLambda({ task, layers, env }: SimulatedLambd
     if (line.startsWith(RESULT)) results.shift()?.(JSON.parse(line.slice(RESULT.length)) as InvocationResult);
   });
   return {
+    pid: child.pid!,
     invoke: (event) =>
       new Promise((resolve, reject) => {
         if (child.exitCode !== null) return reject(new Error(`the simulated Lambda exited (${child.exitCode}):\n${log}`));

@@ -128,6 +128,65 @@ export function storageContract(name: string, makeStorage: (cdnUrl: string) => S
       assert.ok(await store.get(key), 'the real key still reads');
     });
 
+    test('a named put is keyed `<sha256>/<name>.<ext>`, its URL ends with the name, and it reads back with its Content-Disposition', async () => {
+      const store = await storage();
+      const body = bytes();
+      const stored = await store.put(body, 'application/pdf', undefined, 'invoice');
+      assert.deepEqual(stored, {
+        key: `${sha256(body)}/invoice.pdf`,
+        url: `${CDN_URL}/${sha256(body)}/invoice.pdf`,
+        size: body.length,
+        contentType: 'application/pdf',
+      });
+      const object = await store.get(stored.key);
+      assert.ok(object, 'stored object not found');
+      assert.ok(object.body.equals(body), 'bytes differ');
+      assert.equal(object.contentType, 'application/pdf');
+      assert.equal(object.cacheControl, ASSET_CACHE_CONTROL);
+      assert.equal(object.contentDisposition, 'inline; filename="invoice.pdf"');
+      assert.equal((await (await storage()).get(stored.key))?.contentDisposition, 'inline; filename="invoice.pdf"', 'another instance');
+      assert.equal((await store.put(body, 'application/pdf')).key, `${sha256(body)}.pdf`);
+      assert.equal((await store.get(`${sha256(body)}.pdf`))?.contentDisposition, undefined, 'the unnamed key has none');
+    });
+
+    test('a non-ASCII name is its URL percent-encoded and its Content-Disposition with filename* (RFC 8187)', async () => {
+      const store = await storage();
+      const body = bytes();
+      const stored = await store.put(body, 'image/png', undefined, 'Résumé 报告');
+      assert.equal(stored.key, `${sha256(body)}/Résumé 报告.png`);
+      assert.equal(stored.url, `${CDN_URL}/${sha256(body)}/R%C3%A9sum%C3%A9%20%E6%8A%A5%E5%91%8A.png`);
+      assert.equal(
+        (await store.get(stored.key))?.contentDisposition,
+        `inline; filename="Resume _.png"; filename*=UTF-8''R%C3%A9sum%C3%A9%20%E6%8A%A5%E5%91%8A.png`,
+      );
+    });
+
+    test('the same bytes under two names are two objects, each with its own name; a name never put is absent', async () => {
+      const store = await storage();
+      const body = bytes();
+      const [a, b] = [await store.put(body, 'image/png', undefined, 'a'), await store.put(body, 'image/png', undefined, 'b')];
+      assert.notEqual(a.key, b.key);
+      assert.equal((await store.get(a.key))?.contentDisposition, 'inline; filename="a.png"');
+      assert.equal((await store.get(b.key))?.contentDisposition, 'inline; filename="b.png"');
+      assert.equal(await store.get(`${sha256(body)}/c.png`), undefined);
+      // Other bytes under a name already used: their own object, the first one intact.
+      const other = bytes();
+      const c = await store.put(other, 'image/png', undefined, 'a');
+      assert.notEqual(c.key, a.key);
+      assert.ok((await store.get(a.key))?.body.equals(body));
+      assert.ok((await store.get(c.key))?.body.equals(other));
+    });
+
+    test('a name that is not in its safe form is refused by put and never read', async () => {
+      const store = await storage();
+      const body = bytes();
+      await assert.rejects(store.put(body, 'image/png', undefined, '../x'), (error) => isGlanceError(error) && error.code === 'EFATAL');
+      await store.put(body, 'image/png', undefined, 'ok');
+      for (const name of ['../ok', 'ok/..', 'o\\k', 'ok.png', ' ok', 'o%6B', '']) {
+        assert.equal(await store.get(`${sha256(body)}/${name}.png`), undefined, JSON.stringify(name));
+      }
+    });
+
     test('concurrent puts of the same bytes all succeed and leave one intact object', async () => {
       const body = bytes(512 * 1024);
       const stores = await Promise.all([storage(), storage(), storage(), storage()]);

@@ -24,3 +24,12 @@ test('isStorageKey accepts exactly a lowercase SHA-256 hex and a known extension
     assert.equal(isStorageKey(key), false, JSON.stringify(key));
   }
 });
+
+test('isStorageKey accepts a named key only when the name is in its safe form', () => {
+  for (const name of ['invoice', 'Résumé 报告', 'v1.2', '_CON']) assert.equal(isStorageKey(`${hash}/${name}.pdf`), true, name);
+  for (const name of ['', '.', '..', '../x', 'a/b', 'a\\b', 'CON', 'x.pdf', ' x', 'x ', 'a%2Fb', 'a\u0000b', 'a\u202eb', 'x'.repeat(129)]) {
+    assert.equal(isStorageKey(`${hash}/${name}.pdf`), false, JSON.stringify(name));
+  }
+  assert.equal(isStorageKey(`${hash}/a/b.pdf`), false);
+  assert.equal(isStorageKey(`${hash}//a.pdf`), false);
+});

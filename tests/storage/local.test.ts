@@ -85,4 +85,22 @@ describe('local storage', () => {
     assert.equal(await storage.get(keys[0]!.key), undefined);
     assert.ok((await storage.get(keys[2]!.key))?.body.equals(reused));
   });
+
+  test('named assets are flat files of fixed-length names, one per name, swept like the others', async () => {
+    const folder = join(root, 'named');
+    const HOUR = 3_600_000;
+    const storage = createStorage({ kind: 'local', dir: folder, retention: HOUR }, CDN_URL);
+    const body = randomBytes(64);
+    const long = await storage.put(body, 'application/pdf', undefined, '报告'.repeat(21));
+    const short = await storage.put(body, 'application/pdf', undefined, 'a');
+    const names = await readdir(folder);
+    assert.equal(names.length, 2);
+    for (const name of names) assert.match(name, /^[0-9a-f]{64}\.[0-9a-f]{32}\.pdf$/);
+    const past = new Date(Date.now() - 2 * HOUR);
+    for (const name of names) await utimes(join(folder, name), past, past);
+    await storage.put(body, 'application/pdf', undefined, 'a');
+    assert.equal(await storage.sweep?.(), 1, 'the name not put again is past its retention');
+    assert.equal(await storage.get(long.key), undefined);
+    assert.equal((await storage.get(short.key))?.contentDisposition, 'inline; filename="a.pdf"');
+  });
 });

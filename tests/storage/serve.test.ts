@@ -82,6 +82,32 @@ describe('serveAsset', () => {
     }
   });
 
+  test('a named asset is served at its percent-encoded path with its Content-Disposition', async () => {
+    const named = await storage.put(body, 'application/pdf', undefined, 'Relevé 2024');
+    const path = named.url.slice(CDN_URL.length + 1);
+    assert.equal(path, `${named.key.slice(0, 64)}/Relev%C3%A9%202024.pdf`);
+    const response = await serveAsset(storage, path, 'GET', {});
+    assert.equal(response?.statusCode, 200);
+    assert.ok(response.body.equals(body));
+    assert.equal(response.headers['content-type'], 'application/pdf');
+    assert.equal(response.headers['content-disposition'], `inline; filename="Releve 2024.pdf"; filename*=UTF-8''Relev%C3%A9%202024.pdf`);
+    assert.equal(response.headers.etag, etag(), 'the ETag is the content hash');
+    const head = await serveAsset(storage, path, 'HEAD', {});
+    assert.equal(head?.headers['content-disposition'], response.headers['content-disposition']);
+    assert.equal(head.body.length, 0);
+    assert.equal((await serveAsset(storage, stored.key, 'GET', {}))?.headers['content-disposition'], undefined, 'an unnamed asset has none');
+  });
+
+  test('a path that does not decode to a stored key answers undefined: bad escapes, encoded separators, other names', async () => {
+    await storage.put(body, 'application/pdf', undefined, 'doc');
+    const hash = stored.key.slice(0, 64);
+    assert.ok(await serveAsset(storage, `${hash}/doc.pdf`, 'GET'));
+    assert.ok(await serveAsset(storage, `${hash}/%64oc.pdf`, 'GET'), 'any escape of the same name decodes to it');
+    for (const path of [`${hash}/%E0%A4%A.pdf`, `${hash}/%2E%2E%2Fdoc.pdf`, `${hash}/..%2Fdoc.pdf`, `${hash}%2Fdoc.pdf%00`, `${hash}/other.pdf`, `${hash}/doc.png`]) {
+      assert.equal(await serveAsset(storage, path, 'GET'), undefined, path);
+    }
+  });
+
   test('other methods answer 405 naming the allowed ones', async () => {
     const response = await serveAsset(storage, stored.key, 'POST');
     assert.equal(response?.statusCode, 405);

@@ -24,7 +24,7 @@ export const insights: Step = {
               scriptSrcs: facts?.scriptSrcs ?? [],
               meta: facts?.meta ?? new Map(),
             });
-      ctx.data.insights = { ...(ctx.data.insights as object | undefined), technologies };
+      ctx.data.insights = { ...ctx.data.insights, technologies };
     });
   },
 };

@@ -37,8 +37,11 @@ export const lighthouse: Step = {
           ? report.output === 'json'
             ? report.result
             : report.text
-          : { ...mediaFromStored(await deps.storage.put(body, CONTENT_TYPES[report.output], budget.signal())), type: report.output };
-      ctx.data.insights = { ...(ctx.data.insights as object | undefined), lighthouse: answer };
+          : {
+              ...mediaFromStored(await deps.storage.put(body, CONTENT_TYPES[report.output], budget.signal(), options.filename)),
+              type: report.output,
+            };
+      ctx.data.insights = { ...ctx.data.insights, lighthouse: answer };
     });
   },
 };

@@ -7,13 +7,13 @@ export const store: Step = {
   name: 'store',
   wants: ({ captures }) => captures.screenshot !== undefined || captures.pdf !== undefined,
   async run(ctx) {
-    const { captures, budget, deps, data } = ctx;
+    const { captures, budget, deps, data, options } = ctx;
     await ctx.timings.measure('store', async () => {
       const signal = budget.signal();
       const { screenshot, pdf } = captures;
       const [shot, document] = await Promise.all([
-        screenshot && deps.storage.put(screenshot.body, mimeOf(screenshot.type)!, signal),
-        pdf && deps.storage.put(pdf.body, mimeOf('pdf')!, signal),
+        screenshot && deps.storage.put(screenshot.body, mimeOf(screenshot.type)!, signal, options.filename),
+        pdf && deps.storage.put(pdf.body, mimeOf('pdf')!, signal, options.filename),
       ]);
       if (screenshot && shot) data.screenshot = { ...mediaFromStored(shot), width: screenshot.width, height: screenshot.height };
       if (document) data.pdf = mediaFromStored(document);
