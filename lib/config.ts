@@ -53,8 +53,10 @@ export interface Config {
   /** Pages one Chromium serves before it is replaced (Gotenberg's habit): leaks and fragmentation do not pile up. */
   readonly browserMaxPages: number;
   /**
-   * GLANCE_BROWSER_SPARE (default on): while a page slot is free, the next request's isolated context, proxy and
-   * blank page are made ahead (lib/browser/spare.ts), at the memory of one idle renderer (README, Browser lifecycle).
+   * GLANCE_BROWSER_SPARE: while a page slot is free, the next request's isolated context, proxy and blank page are
+   * made ahead (lib/browser/spare.ts), at the memory of one idle renderer (README, Browser lifecycle). On by default
+   * in `multi` mode. In `single` mode (Lambda's default) a spare is a whole idle browser per instance, made on the
+   * CPU the request's own capture is using: there it defaults on only with GLANCE_BROWSER_AT_INIT, whose launch it is.
    */
   readonly browserSpare: boolean;
   /** GLANCE_BROWSER_AT_INIT (default off): Chromium (and the spare) start with the process, in Lambda's init phase. */
@@ -224,6 +226,8 @@ export function loadConfig(env: Env = process.env): Config {
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const publicUrl = trimSlash(env.GLANCE_PUBLIC_URL || `http://localhost:${port}`);
   const kept = retention(env);
+  const processes = chromiumProcesses(env.GLANCE_CHROMIUM_MODE, Boolean(env.AWS_LAMBDA_FUNCTION_NAME));
+  const atInit = boolean(env, 'GLANCE_BROWSER_AT_INIT', false);
   return Object.freeze({
     port,
     host: env.HOST || '127.0.0.1',
@@ -246,12 +250,12 @@ export function loadConfig(env: Env = process.env): Config {
     chromium: {
       mode: env.AWS_LAMBDA_FUNCTION_NAME ? ('lambda' as const) : ('local' as const),
       path: env.CHROMIUM_PATH || undefined,
-      processes: chromiumProcesses(env.GLANCE_CHROMIUM_MODE, Boolean(env.AWS_LAMBDA_FUNCTION_NAME)),
+      processes,
     },
     chromiumArgs: chromiumArgs(env.GLANCE_CHROMIUM_ARGS),
     browserMaxPages: integer(env, 'GLANCE_BROWSER_MAX_PAGES', 500, 1, 1_000_000),
-    browserSpare: boolean(env, 'GLANCE_BROWSER_SPARE', true),
-    browserAtInit: boolean(env, 'GLANCE_BROWSER_AT_INIT', false),
+    browserSpare: boolean(env, 'GLANCE_BROWSER_SPARE', processes === 'multi' || atInit),
+    browserAtInit: atInit,
     adblock: adblock(env),
     lambda: env.AWS_LAMBDA_FUNCTION_NAME
       ? { functionName: env.AWS_LAMBDA_FUNCTION_NAME, region: env.AWS_REGION || 'us-east-1' }

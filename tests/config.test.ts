@@ -88,4 +88,11 @@ test('GLANCE_BROWSER_SPARE is on and GLANCE_BROWSER_AT_INIT off by default; each
   assert.equal(loadConfig({ GLANCE_BROWSER_AT_INIT: 'true' }).browserAtInit, true);
   assert.throws(() => loadConfig({ GLANCE_BROWSER_SPARE: 'off' }), /GLANCE_BROWSER_SPARE must be "true" or "false"/);
   assert.throws(() => loadConfig({ GLANCE_BROWSER_AT_INIT: '1' }), /GLANCE_BROWSER_AT_INIT/);
+  // `single` mode (Lambda's default): a spare is a whole idle browser, on by default only as the launch at init.
+  const lambda = { AWS_LAMBDA_FUNCTION_NAME: 'glance' };
+  assert.equal(loadConfig(lambda).browserSpare, false);
+  assert.equal(loadConfig({ ...lambda, GLANCE_BROWSER_AT_INIT: 'true' }).browserSpare, true);
+  assert.equal(loadConfig({ ...lambda, GLANCE_BROWSER_SPARE: 'true' }).browserSpare, true);
+  assert.equal(loadConfig({ ...lambda, GLANCE_CHROMIUM_MODE: 'multi' }).browserSpare, true);
+  assert.equal(loadConfig({ GLANCE_CHROMIUM_MODE: 'single' }).browserSpare, false);
 });
