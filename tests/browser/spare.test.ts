@@ -233,7 +233,7 @@ describe('closing with a spare', () => {
       const servers = await listeningSettled(1);
       const children = chromiumChildren().size;
       const opened: boolean[] = [];
-      const renderer = testRenderer('127.0.0.1', undefined, { GLANCE_CHROMIUM_MODE: mode }, { pageOpened: (spare) => void opened.push(spare) });
+      const renderer = testRenderer('127.0.0.1', undefined, { GLANCE_CHROMIUM_MODE: mode, GLANCE_BROWSER_SPARE: 'true' }, { pageOpened: (spare) => void opened.push(spare) });
       await renderer.warm();
       assert.ok(listening() > servers, 'the spare\'s proxy listens');
       for (let i = 0; i < 3; i++) {
