@@ -107,25 +107,9 @@ export const accuracy: Part = async ({ smoke, log }) => {
   }
   metrics['judged.pages'] = judgedPages.length;
 
-  const ours = all[glance.name]!;
-  const theirs = all[metascraperFull.name]!;
-  const behind = SCORED_FIELDS.filter((field) => ours.fields[field].agreed < theirs.fields[field].agreed);
   const targets: Target[] = [
-    {
-      name: 'accuracy per field',
-      goal: '≥ metascraper on every field',
-      measured: behind.length === 0
-        ? 'every field ≥ metascraper'
-        : `behind on ${behind.map((f) => `${f} (${ours.fields[f].agreed} vs ${theirs.fields[f].agreed})`).join(', ')}`,
-      met: behind.length === 0,
-    },
-    {
-      name: 'accuracy overall',
-      goal: '> metascraper',
-      measured: `${cell(ours.overall)} vs ${cell(theirs.overall)}`,
-      met: ours.overall.agreed > theirs.overall.agreed,
-    },
-    ...judgedTargets(judged, judgedFields),
+    ...beside(all, SCORED_FIELDS, { name: 'accuracy', fields: 'field' }),
+    ...beside(judged, judgedFields, { name: 'judged set: accuracy', fields: 'judged field' }),
   ];
   const notes = [
     'metascraper: metascraper-author, -date, -description, -audio, -video, -image, -lang, -logo, -logo-favicon, -manifest, ' +
@@ -146,21 +130,22 @@ export const accuracy: Part = async ({ smoke, log }) => {
   return { metrics, tables, targets, notes };
 };
 
-function judgedTargets(judged: Record<string, Summary>, fields: readonly ScoredField[]): Target[] {
-  const ours = judged[glance.name]!;
-  const theirs = judged[metascraperFull.name]!;
+/** Glance against metascraper on one scoring: every field at least as good, and more right answers overall. */
+function beside(summaries: Record<string, Summary>, fields: readonly ScoredField[], label: { name: string; fields: string }): Target[] {
+  const ours = summaries[glance.name]!;
+  const theirs = summaries[metascraperFull.name]!;
   const behind = fields.filter((field) => ours.fields[field].agreed < theirs.fields[field].agreed);
   return [
     {
-      name: 'judged set: accuracy per field',
-      goal: '≥ metascraper on every judged field',
+      name: `${label.name} per field`,
+      goal: `≥ metascraper on every ${label.fields}`,
       measured: behind.length === 0
-        ? 'every judged field ≥ metascraper'
+        ? `every ${label.fields} ≥ metascraper`
         : `behind on ${behind.map((f) => `${f} (${ours.fields[f].agreed} vs ${theirs.fields[f].agreed})`).join(', ')}`,
       met: behind.length === 0,
     },
     {
-      name: 'judged set: accuracy overall',
+      name: `${label.name} overall`,
       goal: '> metascraper',
       measured: `${cell(ours.overall)} vs ${cell(theirs.overall)}`,
       met: ours.overall.agreed > theirs.overall.agreed,
