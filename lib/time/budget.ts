@@ -11,7 +11,12 @@ export class Budget {
   readonly deadline: number;
   readonly #clock: () => number;
   readonly #parent: Budget | undefined;
+  /** Set by `abort`, with its reason. */
+  #ended: { reason: unknown } | undefined;
+  /** Made only when something asks for a signal: a race on a cache hit needs none. */
   #controller: AbortController | undefined;
+  /** The races and waits to end when this budget (or a parent, which holds them too) is aborted. */
+  readonly #enders = new Set<() => void>();
 
   constructor(ms: number, clock: () => number = Date.now, deadline?: number, parent?: Budget) {
     this.#clock = clock;
@@ -35,7 +40,7 @@ export class Budget {
   }
 
   get aborted(): boolean {
-    return (this.#controller?.signal.aborted ?? false) || (this.#parent?.aborted ?? false);
+    return this.#ended !== undefined || (this.#parent?.aborted ?? false);
   }
 
   /**
@@ -49,7 +54,10 @@ export class Budget {
 
   /** Ends this budget (and its sub-budgets) now: their signals fire and their races give up. */
   abort(reason?: unknown): void {
-    this.#own().abort(reason);
+    if (this.#ended) return;
+    this.#ended = { reason };
+    this.#controller?.abort(reason);
+    for (const end of this.#enders) end();
   }
 
   /** An AbortSignal that fires when this budget runs out or is aborted (its own or a parent's). */
@@ -92,12 +100,11 @@ export class Budget {
 
   /** Calls `end` once this budget runs out or is aborted; the function returned clears the timer and the listener. */
   #onEnd(end: () => void): () => void {
-    const aborts = this.#aborts();
     const timer = setTimeout(end, this.remaining());
-    aborts.addEventListener('abort', end, { once: true });
+    for (let budget: Budget | undefined = this; budget; budget = budget.#parent) budget.#enders.add(end);
     return () => {
       clearTimeout(timer);
-      aborts.removeEventListener('abort', end);
+      for (let budget: Budget | undefined = this; budget; budget = budget.#parent) budget.#enders.delete(end);
     };
   }
 
@@ -108,7 +115,11 @@ export class Budget {
   }
 
   #own(): AbortController {
-    return (this.#controller ??= new AbortController());
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#ended) this.#controller.abort(this.#ended.reason);
+    }
+    return this.#controller;
   }
 
   /** `work` bounded by `ms` alone, with a fallback: for best-effort steps (closing a context, waiting for fonts). */
