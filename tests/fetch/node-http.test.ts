@@ -1,6 +1,6 @@
 /**
  * The guarded fetcher's node:http and node:https come without their ES module facade (lib/fetch/node-http.ts): a
- * fresh process importing it must not load Node's bundled undici (and node:http2 with it), ~30 ms of CPU that
+ * fresh process importing it must not load Node's bundled undici (and node:http2 with it), ~16 ms of CPU that
  * every cold start would pay. The control proves the check sees that load when it happens.
  */
 import assert from 'node:assert/strict';
