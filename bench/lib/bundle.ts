@@ -76,6 +76,7 @@ export async function buildBundle(outDir = join(ROOT, 'bench', 'out', 'bundle'))
     ...(FUNCTION_BUNDLING.splitting ? { outdir: dir } : { outfile: join(dir, 'api.mjs') }),
     sourcemap: FUNCTION_BUNDLING.sourcemap,
     minify: FUNCTION_BUNDLING.minify,
+    plugins: FUNCTION_BUNDLING.esbuild.plugins,
   });
   // The metafile names outputs relative to the working directory.
   const outputs = new Map(Object.entries(metafile.outputs).map(([path, output]) => [join(process.cwd(), path), output]));

@@ -3,10 +3,10 @@
  * ends it at any stage: a resolver that never answers, a connect, a server that never answers, a body that
  * trickles.
  */
-import type { IncomingMessage } from 'node:http';
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { Agents } from './agents.ts';
-import { http, https } from './node-http.ts';
 
 export interface ExchangeOptions {
   agents: Agents;
@@ -31,8 +31,8 @@ export function exchange(url: URL, options: ExchangeOptions, retryStale = true):
     const req =
       url.protocol === 'https:'
         ? // SNI and the certificate check name the host; an address is never sent as SNI (RFC 6066 §3).
-          https.request({ ...target, agent: agents['https:'], servername: isIP(hostname) ? undefined : hostname })
-        : http.request({ ...target, agent: agents['http:'] });
+          httpsRequest({ ...target, agent: agents['https:'], servername: isIP(hostname) ? undefined : hostname })
+        : httpRequest({ ...target, agent: agents['http:'] });
     let response: IncomingMessage | undefined;
     // The response first: destroying only the request would drain what the response holds, and a reader would
     // then see a short body end cleanly instead of the budget's error.
