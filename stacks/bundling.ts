@@ -19,7 +19,8 @@ const HTTP_EXPORTS = [
  * module through process.getBuiltinModule instead. Node builds an ES import's facade by reading every export, and
  * Node 22's lazy WebSocket getters on node:http then load the whole of its bundled undici, node:http2 with it
  * (nodejs/node#57649): ~16 ms of the handler import's CPU time, more with the S3 SDK loaded. require() calls are
- * left alone (they make no facade). A name this module does not export fails the build, never a cold start.
+ * left alone (they make no facade). A named import this module does not export fails the build, never a cold start;
+ * a namespace import (`* as http`) would see only these names and the default (none in the bundle today).
  */
 export const nodeHttpWithoutFacade: Plugin = {
   name: 'node-http-without-facade',
