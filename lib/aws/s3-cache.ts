@@ -1,5 +1,4 @@
 /** Cached answers in a private S3 bucket, one object per key under `results/`. */
-import { GetObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { GlanceError } from '../errors.ts';
 import { S3_CACHE_TIMEOUTS } from '../time/limits.ts';
 import { createS3Client, isNoSuchKey, s3Failure, type S3Settings } from './s3-client.ts';
@@ -13,9 +12,9 @@ const fatal = (action: string, error: unknown) => s3Failure(`${action} a cached 
 
 export function createS3CacheStore(settings: S3Settings): CacheStore {
   const { bucket } = settings;
-    // A cache read sits in front of every request: a slow bucket must turn into a miss quickly, not a hung
-    // request (without throwOnRequestTimeout the SDK only logs a warning and keeps waiting).
-  const client = createS3Client(settings, S3_CACHE_TIMEOUTS);
+  // A cache read sits in front of every request: a slow bucket must turn into a miss quickly, not a hung
+  // request (without throwOnRequestTimeout the SDK only logs a warning and keeps waiting).
+  const s3 = createS3Client(settings, S3_CACHE_TIMEOUTS);
   const objectKey = (key: string) => `${S3_PREFIX}${entryName(key)}`;
 
   return {
@@ -23,7 +22,8 @@ export function createS3CacheStore(settings: S3Settings): CacheStore {
       if (!isCacheKey(key)) return undefined;
       let text: string | undefined;
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }));
+        const { client, sdk } = await s3();
+        const object = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }));
         text = await object.Body?.transformToString('utf8');
       } catch (error) {
         // Only a missing key is a miss; NoSuchBucket is also a 404 but means the deployment is broken.
@@ -37,8 +37,9 @@ export function createS3CacheStore(settings: S3Settings): CacheStore {
       if (!isCacheKey(key)) throw new GlanceError('EFATAL', 'Refused to cache an answer under a malformed key.');
       try {
         // A PUT replaces the whole object at once: readers see the old or the new entry, never a mix.
+        const { client, sdk } = await s3();
         await client.send(
-          new PutObjectCommand({
+          new sdk.PutObjectCommand({
             Bucket: bucket,
             Key: objectKey(key),
             Body: encodeEntry(entry),

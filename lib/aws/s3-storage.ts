@@ -3,7 +3,6 @@
  * rule deletes objects the retention after their creation (stacks/Glance.ts); a put of bytes already stored copies
  * the object onto itself, which creates it anew without uploading, so an asset outlives every answer naming it.
  */
-import { CopyObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3';
 import { createS3Client, isNoSuchKey, s3Failure, type S3Settings } from './s3-client.ts';
 import type { Storage } from '../storage/index.ts';
 import { S3_STORAGE_TIMEOUTS } from '../time/limits.ts';
@@ -16,11 +15,12 @@ const fatal = (action: string, error: unknown) => s3Failure(`${action} the asset
 
 export function createS3Storage(settings: S3Settings, cdnUrl: string): Storage {
   const { bucket } = settings;
-  const client = createS3Client(settings, S3_STORAGE_TIMEOUTS);
+  const s3 = createS3Client(settings, S3_STORAGE_TIMEOUTS);
 
   async function exists(key: string, abortSignal: AbortSignal | undefined): Promise<boolean> {
+    const { client, sdk } = await s3();
     try {
-      await client.send(new HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal });
+      await client.send(new sdk.HeadObjectCommand({ Bucket: bucket, Key: key }), { abortSignal });
       return true;
     } catch (error) {
       // HEAD answers have no body, so a missing key is only a 404; a missing bucket then fails the PUT.
@@ -32,9 +32,10 @@ export function createS3Storage(settings: S3Settings, cdnUrl: string): Storage {
   return {
     put: (body, type, abortSignal, name) =>
       putContent({ body, type, name, cdnUrl, signal: abortSignal }, async ({ key, contentType, contentDisposition }) => {
+        const { client, sdk } = await s3();
         if (await exists(key, abortSignal)) {
           await client.send(
-            new CopyObjectCommand({
+            new sdk.CopyObjectCommand({
               Bucket: bucket,
               Key: key,
               CopySource: `${bucket}/${key}`,
@@ -48,7 +49,7 @@ export function createS3Storage(settings: S3Settings, cdnUrl: string): Storage {
           );
         } else {
           await client.send(
-            new PutObjectCommand({
+            new sdk.PutObjectCommand({
               Bucket: bucket,
               Key: key,
               Body: body,
@@ -65,7 +66,8 @@ export function createS3Storage(settings: S3Settings, cdnUrl: string): Storage {
     async get(key) {
       if (!isStorageKey(key)) return undefined;
       try {
-        const object = await client.send(new GetObjectCommand({ Bucket: bucket, Key: key }));
+        const { client, sdk } = await s3();
+        const object = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: key }));
         const bytes = await object.Body?.transformToByteArray();
         return {
           body: Buffer.from(bytes ?? []),

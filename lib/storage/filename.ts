@@ -18,13 +18,15 @@ const DEVICE = /^(con|prn|aux|nul|com\d|lpt\d)(\.|$)/i;
 /** UTF-8 bytes of a name before its extension: with `.ext` and a temporary file's affixes, under 255 bytes. */
 export const MAX_NAME_BYTES = 128;
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/** Made on first use: ICU's break data costs ~9 ms of CPU, which every cold start would pay (bench/coldstart). */
+let graphemes: Intl.Segmenter | undefined;
 
 /** The longest prefix within `max` UTF-8 bytes that ends between two graphemes (no half an emoji or accent). */
 function truncate(name: string, max: number): string {
   if (Buffer.byteLength(name) <= max) return name;
   let kept = '';
   let bytes = 0;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   for (const { segment } of graphemes.segment(name)) {
     bytes += Buffer.byteLength(segment);
     if (bytes > max) break;

@@ -8,6 +8,7 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { createApp, type App } from '../../lib/app.ts';
 import { createS3CacheStore } from '../../lib/aws/s3-cache.ts';
+import { loadS3Sdk } from '../../lib/aws/s3-client.ts';
 import { loadConfig } from '../../lib/config.ts';
 import { createStorage } from '../../lib/storage/index.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
@@ -39,6 +40,9 @@ describe('one clock per request', () => {
     });
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     silentPort = (silent.address() as { port: number }).port;
+    // Loaded before any request, as the Lambda handler does during init: its first load (seconds through tsx on a
+    // busy machine) is not a request's to wait for.
+    await loadS3Sdk();
   });
   after(async () => {
     for (const socket of sockets) socket.destroy();

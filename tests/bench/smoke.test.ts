@@ -18,7 +18,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const EXPECTED: Record<string, string[]> = {
   accuracy: ['pages', 'glance.overall', 'metascraper.overall', 'open-graph-scraper.overall', 'glance.title'],
   throughput: ['glance.pagesPerSecond', 'metascraper.pagesPerSecond', 'open-graph-scraper.pagesPerSecond', 'glance.medianMs', 'glance/metascraper'],
-  coldstart: ['bundleBytes', 'tsx.importMs', 'bundle.importMs', 'bundleSourceMaps.importMs', 'bundle.firstRequestMs', 'bundle.puppeteerModulesAfterControl'],
+  coldstart: ['bundleBytes', 'importBytes', 'tsx.importMs', 'bundle.importMs', 'bundle.importCpuMs', 'bundleSourceMaps.importMs', 'bundle.firstRequestMs', 'lambda.importMs', 'bundle.puppeteerModulesAfterControl'],
   screenshot: [
     'viewport.glanceMs', 'viewport.bareMs', 'viewport.ratio', 'overlay.c1.glanceMs', 'overlay.c1.bareMs', 'overlay.c4.glanceMs', 'fullPage.ratio',
     'c1.glancePerSecond', 'c2.glancePerSecond', 'c4.glancePerSecond', 'c4.barePerSecond', 'memory.rssMiB', 'memory.pssMiB',

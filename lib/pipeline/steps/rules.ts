@@ -5,7 +5,8 @@
  */
 import { pingMedia } from '../../ping/index.ts';
 import { Semaphore } from '../../time/semaphore.ts';
-import { buildDocument, runRules, type RulesDeps } from '../../rules/index.ts';
+import { buildDocument } from '../../rules/dom.ts';
+import type { RulesDeps } from '../../rules/index.ts';
 import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
 import type { Step } from '../context.ts';
 import { parsedPage } from '../parsed.ts';
@@ -34,6 +35,8 @@ export const rules: Step = {
     };
     // Not HTML (JSON, text): selectors match nothing in an empty document; `attr` rules may still read the body.
     const document = (await parsedPage(ctx))?.dom ?? buildDocument('');
+    // Loaded with the first request that has rules: Markdown's converter among them stays off every cold start.
+    const { runRules } = await import('../../rules/index.ts');
     const values = await timings.measure('rules', () =>
       runRules(wanted.rules!, { document, url: page.url, body: page.content.kind === 'text' ? page.content.text : undefined, evaluated: ctx.evaluated }, { media }),
     );
