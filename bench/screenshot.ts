@@ -6,7 +6,9 @@
  * 1, 2 and 4; the browser's memory after 500 captures; the warm spare (issue 16): viewport latency at 1, 2 and 4 at
  * once, interleaved with a spare-less service and the bare script, and the idle browser's memory with and without
  * a spare.
- *   ./node_modules/.bin/node --import tsx bench/screenshot.ts [--smoke]
+ *   ./node_modules/.bin/node --import tsx bench/screenshot.ts [--smoke] [--only overlay,fullPage]
+ * `--only` (or BENCH_ONLY) runs only the listed sections, a comma list of: viewport, fullPage, overlay, encodings,
+ * throughput, memory, spare.
  */
 import './lib/env.ts';
 import { startService, q, type Service } from '../tests/helpers/service.ts';
@@ -26,6 +28,12 @@ const OVERLAY_BUDGET_MS = 100;
 /** Issue 16: with the warm spare, a viewport capture at 1, 2 and 4 at once should take ≤ 0.8× the bare script's. */
 const MAX_SPARE_RATIO = 0.8;
 const CONCURRENCY_LEVELS = [1, 2, 4] as const;
+const SECTIONS = ['viewport', 'fullPage', 'overlay', 'encodings', 'throughput', 'memory', 'spare'] as const;
+const onlyArg = process.argv.find((_arg, i, all) => all[i - 1] === '--only') ?? process.argv.find((arg) => arg.startsWith('--only='))?.slice(7);
+const only = (onlyArg ?? process.env['BENCH_ONLY'])?.split(',').map((name) => name.trim()).filter(Boolean);
+const unknownSections = only?.filter((name) => !(SECTIONS as readonly string[]).includes(name)) ?? [];
+if (unknownSections.length > 0) throw new Error(`unknown section(s) ${unknownSections.join(', ')}; sections are ${SECTIONS.join(', ')}`);
+const runs = (section: string): boolean => !only || only.includes(section);
 const OVERLAY_QUERY = `screenshot.overlay.browser=dark&screenshot.overlay.background=${encodeURIComponent('linear-gradient(135deg, #fbc2eb, #a6c1ee)')}`;
 
 const STYLE = `body { font: 16px/1.5 sans-serif; margin: 0; color: #223; }
@@ -113,7 +121,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
   const metrics: Record<string, number> = {};
   const latencyRows: string[][] = [];
   const targets: Target[] = [];
-  for (const c of cases) {
+  for (const c of cases.filter(({ name }) => runs(name))) {
     for (let i = 0; i < counts.warmup; i++) {
       await c.glance();
       await c.bare();
@@ -148,7 +156,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
     await shot();
     return performance.now() - t;
   };
-  for (const concurrency of [1, 2, 4]) {
+  for (const concurrency of runs('overlay') ? [1, 2, 4] : []) {
     const ours: number[] = [];
     const theirs: number[] = [];
     const together = (shot: () => Promise<void>) => Promise.all(Array.from({ length: concurrency }, () => timed(shot)));
@@ -172,7 +180,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
     });
   }
 
-  const encodeRows = await encodings(bare, `${site.url}/article`, counts.encodeRuns);
+  const encodeRows = !runs('encodings') ? [] : await encodings(bare, `${site.url}/article`, counts.encodeRuns);
 
   // Throughput: `concurrency` callers, each taking the next capture until `total` are done.
   const rate = async (concurrency: number, shot: () => Promise<unknown>): Promise<number> => {
@@ -186,7 +194,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
     return counts.throughputTotal / ((performance.now() - started) / 1000);
   };
   const rateRows: string[][] = [];
-  for (const concurrency of [1, 2, 4]) {
+  for (const concurrency of runs('throughput') ? [1, 2, 4] : []) {
     const ours = await rate(concurrency, () => glanceShot('viewport', '/article'));
     const theirs = await rate(concurrency, () => bareShot('viewport', '/article'));
     metrics[`c${concurrency}.glancePerSecond`] = ours;
@@ -203,7 +211,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
   let next = glanceCaptures;
   await Promise.all(
     Array.from({ length: 2 }, async () => {
-      while (next++ < counts.memoryAfter) await glanceShot('viewport', '/article');
+      while (next++ < (runs('memory') ? counts.memoryAfter : 0)) await glanceShot('viewport', '/article');
     }),
   );
   const after = treeMemory(glancePid);
@@ -229,10 +237,10 @@ export const screenshot: Part = async ({ smoke, log }) => {
     'no spare': () => glanceShot('no spare: viewport', '/article', '', plain),
     bare: () => bareShot('viewport', '/article'),
   };
-  for (let i = 0; i < Math.max(1, counts.warmup); i++) await sides['no spare']();
+  for (let i = 0; i < (runs('spare') ? Math.max(1, counts.warmup) : 0); i++) await sides['no spare']();
   const plainPid = childProcesses(process.pid, (cmdline) => cmdline.includes('--proxy-server=')).find((pid) => !running.has(pid));
   const concurrencyRows: string[][] = [];
-  for (const concurrency of CONCURRENCY_LEVELS) {
+  for (const concurrency of runs('spare') ? CONCURRENCY_LEVELS : []) {
     const samples: Record<keyof typeof sides, number[]> = { glance: [], 'no spare': [], bare: [] };
     const order = Object.keys(sides) as Array<keyof typeof sides>;
     for (let round = 0; round < counts.rounds[concurrency]; round++) {
@@ -312,11 +320,11 @@ export const screenshot: Part = async ({ smoke, log }) => {
         header: ['concurrency', 'Glance median', 'Glance p90', 'no spare median', 'bare median', 'bare p90', 'Glance / bare', 'no spare / bare', 'samples each'],
         rows: concurrencyRows,
       },
-      { title: 'Idle browser process tree with and without the spare (from /proc; MiB)', header: ['browser', 'processes', 'RSS sum', 'PSS sum'], rows: spareMemoryRows },
+      { title: 'Idle browser process tree with and without the spare (from /proc; MiB)', header: ['browser', 'processes', 'RSS sum', 'PSS sum'], rows: runs('spare') ? spareMemoryRows : [] },
       { title: `Screenshots per second (${counts.throughputTotal} captures per cell)`, header: ['concurrency', 'Glance', 'bare puppeteer', 'bare / Glance'], rows: rateRows },
-      { title: 'Chromium process tree memory (from /proc; MiB)', header: ['browser', 'processes', 'RSS sum', 'PSS sum'], rows: memoryRows },
+      { title: 'Chromium process tree memory (from /proc; MiB)', header: ['browser', 'processes', 'RSS sum', 'PSS sum'], rows: runs('memory') ? memoryRows : [] },
       { title: "Glance's server-timing spans, medians over every capture", header: ['case: span', 'median', 'samples'], rows: spanRows },
-    ],
+    ].filter((table) => table.rows.length > 0),
     targets,
     notes: [
       'Same Chromium binary for both (Debian chromium-headless-shell, headless "shell" mode). Glance is the local service in this ' +
