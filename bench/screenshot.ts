@@ -12,11 +12,10 @@
  */
 import './lib/env.ts';
 import { startService, q, type Service } from '../tests/helpers/service.ts';
-import { startServer, html, type Route } from '../tests/helpers/server.ts';
-import * as make from '../tests/ping/fixtures.ts';
-import { serve } from '../tests/ping/helpers.ts';
+import { startServer } from '../tests/helpers/server.ts';
 import { encode } from '../lib/media/encode.ts';
 import { loadSharp } from '../lib/media/sharp.ts';
+import { articleRoutes } from './lib/article.ts';
 import { launchBare, VIEWPORT, type Bare } from './lib/bare.ts';
 import { runIfMain, type Part, type Target } from './lib/part.ts';
 import { childProcesses, treeMemory, type TreeMemory } from './lib/procmem.ts';
@@ -36,19 +35,6 @@ if (unknownSections.length > 0) throw new Error(`unknown section(s) ${unknownSec
 const runs = (section: string): boolean => !only || only.includes(section);
 const OVERLAY_QUERY = `screenshot.overlay.browser=dark&screenshot.overlay.background=${encodeURIComponent('linear-gradient(135deg, #fbc2eb, #a6c1ee)')}`;
 
-const STYLE = `body { font: 16px/1.5 sans-serif; margin: 0; color: #223; }
-header { background: linear-gradient(90deg, #334, #557); color: white; padding: 24px 48px; }
-main { display: grid; grid-template-columns: 2fr 1fr; gap: 32px; padding: 32px 48px; }
-.card { border-radius: 12px; box-shadow: 0 4px 16px rgba(0,0,0,.15); padding: 16px; margin-bottom: 24px; }
-img { max-width: 100%; display: block; border-radius: 8px; }`;
-
-const article = (sections: number) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<title>Benchmark page</title><link rel="stylesheet" href="/style.css"></head><body>
-<header><h1>A page to capture</h1><nav>Home · Articles · About</nav></header>
-<main><section>${Array.from({ length: sections }, (_, i) => `<div class="card"><h2>Section ${i + 1}</h2>
-<p>${'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore. '.repeat(6)}</p>
-${i % 2 === 0 ? `<img src="/photo-${i % 4}.png" alt="" width="600" height="300">` : ''}</div>`).join('')}</section>
-<aside><div class="card"><h3>Aside</h3><p>${'Related reading and links. '.repeat(12)}</p></div></aside></main></body></html>`;
 
 interface Counts {
   warmup: number;
@@ -75,12 +61,7 @@ function browserPid(test: (cmdline: string) => boolean): number {
 
 export const screenshot: Part = async ({ smoke, log }) => {
   const counts = smoke ? SMOKE : FULL;
-  const routes: Record<string, Route> = { '/style.css': (_req, res) => void res.writeHead(200, { 'content-type': 'text/css' }).end(STYLE) };
-  for (let i = 0; i < 4; i++) routes[`/photo-${i}.png`] = serve(make.png(600 + i, 300), { contentType: 'image/png' });
-  routes['/article'] = html(article(4));
-  // Long, but under Glance's 8 192 CSS px full-page cap, so both sides capture the same pixels.
-  routes['/long'] = html(article(16));
-  const site = await startServer(routes);
+  const site = await startServer(articleRoutes());
   // One browser for the whole run, so the memory after 500 captures is one browser's: spares count as pages too
   // (GLANCE_BROWSER_MAX_PAGES, default 500, would retire it just before the end).
   const service: Service = await startService({ env: { GLANCE_BROWSER_MAX_PAGES: '100000' } });
