@@ -11,7 +11,7 @@
  */
 import type { OverlayOptions as SharpOverlay } from 'sharp';
 import { encode, hasAlpha, type Encoding } from '../media/encode.ts';
-import { loadSharp, type SharpFactory } from '../media/sharp.ts';
+import { loadSharp, release, type SharpFactory } from '../media/sharp.ts';
 import { sniff } from '../media/sniff.ts';
 import type { OverlayBrowser, OverlayOptions } from '../query/options.ts';
 import { cssBackground, isImageUrl, refused } from './overlay/background.ts';
@@ -124,10 +124,9 @@ async function windowParts(sharp: SharpFactory, capture: Capture, theme: Overlay
   return { bar: barPart, capture: { data: captured.data, channels }, width: capture.width, height: capture.height + (bar?.height ?? 0) };
 }
 
-/** A window alone, its top corners cleared to transparency when `radius` > 0: the whole image. */
-async function windowAlone(sharp: SharpFactory, window: WindowPixels, radius: number) {
+/** A window alone (`data`: its RGBA rows), its top corners cleared to transparency when `radius` > 0: the whole image. */
+function windowAlone(sharp: SharpFactory, data: Buffer, window: WindowPixels, radius: number) {
   const raw = { width: window.width, height: window.height, channels: 4 as const };
-  const data = window.bar ? Buffer.concat([window.bar.data, window.capture.data]) : window.capture.data;
   return radius > 0 ? sharp(data, { raw }).composite(corners(radius, window.width)) : sharp(data, { raw });
 }
 
@@ -224,7 +223,10 @@ export async function prepareOverlay(
   if (!staged) {
     return async () => {
       const window = await parts;
-      const body = await encode(await windowAlone(sharp, window, radius), output);
+      const data = window.bar ? Buffer.concat([window.bar.data, window.capture.data]) : window.capture.data;
+      const body = await encode(windowAlone(sharp, data, window, radius), output);
+      release(window.capture.data);
+      release(data);
       return { body, type: output.type, width: window.width, height: window.height };
     };
   }
@@ -256,8 +258,9 @@ export async function prepareOverlay(
     const canvas = kept ? borrowCanvas(ground.length) : ground;
     if (kept) ground.copy(canvas);
     layWindow(canvas, size.width, window, box);
+    release(window.capture.data);
     const encoded = encode(sharp(canvas, { raw: { ...size, channels: 3 } }), output);
-    const body = await encoded.finally(() => returnCanvas(canvas));
+    const body = await encoded.finally(() => (kept ? returnCanvas(canvas) : release(canvas)));
     return { body, type: output.type, ...size };
   };
 }
