@@ -193,9 +193,9 @@ export async function applyOverlay(
 
 /**
  * The overlay in two halves: what may need the browser (a background only Chromium paints) or the network (a
- * background image) now, and the composing, which needs neither, as the returned function — run after the page is
- * closed, so the next page need not wait for it. The capture's decoding starts at once, on libuv's pool, while the
- * page closes.
+ * background image) now, and the composing, which needs neither: started at once, it goes on while the page closes
+ * (sharp's decoding and encoding on libuv's pool), and the returned function waits for it — called once the page is
+ * closed, so the next page need not wait for it.
  */
 export async function prepareOverlay(
   capture: Capture,
@@ -221,14 +221,14 @@ export async function prepareOverlay(
   // Awaited by the composing only: a failure before it (a refused background) must not go unhandled.
   parts.catch(() => undefined);
   if (!staged) {
-    return async () => {
+    return started(async () => {
       const window = await parts;
       const data = window.bar ? Buffer.concat([window.bar.data, window.capture.data]) : window.capture.data;
       const body = await encode(windowAlone(sharp, data, window, radius), output);
       release(window.capture.data);
       release(data);
       return { body, type: output.type, width: window.width, height: window.height };
-    };
+    });
   }
   const box = { x: margin, y: margin, width: windowWidth, height: windowHeight, radius };
   const shadows = shadowSpecs(theme, deviceScaleFactor);
@@ -252,7 +252,7 @@ export async function prepareOverlay(
     ground = await stage;
   }
   const kept = !isImageUrl(value);
-  return async () => {
+  return started(async () => {
     const window = await parts;
     // A kept background is copied, never drawn on.
     const canvas = kept ? borrowCanvas(ground.length) : ground;
@@ -262,5 +262,12 @@ export async function prepareOverlay(
     const encoded = encode(sharp(canvas, { raw: { ...size, channels: 3 } }), output);
     const body = await encoded.finally(() => (kept ? returnCanvas(canvas) : release(canvas)));
     return { body, type: output.type, ...size };
-  };
+  });
+}
+
+/** `work` begun now; the function answers its result (a failure is the caller's once it asks, never unhandled). */
+function started<T>(work: () => Promise<T>): () => Promise<T> {
+  const result = work();
+  result.catch(() => undefined);
+  return () => result;
 }
