@@ -202,7 +202,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
   metrics['memory.rssMiB'] = after.rssMiB;
   metrics['memory.pssMiB'] = after.pssMiB;
   metrics['memory.processes'] = after.processes;
-  log(`memory after ${glanceCaptures} captures: RSS ${after.rssMiB.toFixed(0)} MiB, PSS ${after.pssMiB.toFixed(0)} MiB`);
+  if (runs('memory')) log(`memory after ${glanceCaptures} captures: RSS ${after.rssMiB.toFixed(0)} MiB, PSS ${after.pssMiB.toFixed(0)} MiB`);
   const memoryRows = [
     [`Glance's browser after ${beforeCount} captures (before the top-up)`, `${before.processes}`, before.rssMiB.toFixed(0), before.pssMiB.toFixed(0)],
     [`Glance's browser after ${glanceCaptures} captures`, `${after.processes}`, `**${after.rssMiB.toFixed(0)}**`, `**${after.pssMiB.toFixed(0)}**`],
