@@ -6,15 +6,16 @@
  * 1, 2 and 4; the browser's memory after 500 captures; the warm spare (issue 16): viewport latency at 1, 2 and 4 at
  * once, interleaved with a spare-less service and the bare script, and the idle browser's memory with and without
  * a spare.
- *   ./node_modules/.bin/node --import tsx bench/screenshot.ts [--smoke]
+ *   ./node_modules/.bin/node --import tsx bench/screenshot.ts [--smoke] [--only overlay,fullPage]
+ * `--only` (or BENCH_ONLY) runs only the listed sections, a comma list of: viewport, fullPage, overlay, encodings,
+ * throughput, memory, spare.
  */
 import './lib/env.ts';
 import { startService, q, type Service } from '../tests/helpers/service.ts';
-import { startServer, html, type Route } from '../tests/helpers/server.ts';
-import * as make from '../tests/ping/fixtures.ts';
-import { serve } from '../tests/ping/helpers.ts';
+import { startServer } from '../tests/helpers/server.ts';
 import { encode } from '../lib/media/encode.ts';
 import { loadSharp } from '../lib/media/sharp.ts';
+import { articleRoutes } from './lib/article.ts';
 import { launchBare, VIEWPORT, type Bare } from './lib/bare.ts';
 import { runIfMain, type Part, type Target } from './lib/part.ts';
 import { childProcesses, treeMemory, type TreeMemory } from './lib/procmem.ts';
@@ -26,21 +27,14 @@ const OVERLAY_BUDGET_MS = 100;
 /** Issue 16: with the warm spare, a viewport capture at 1, 2 and 4 at once should take ≤ 0.8× the bare script's. */
 const MAX_SPARE_RATIO = 0.8;
 const CONCURRENCY_LEVELS = [1, 2, 4] as const;
+const SECTIONS = ['viewport', 'fullPage', 'overlay', 'encodings', 'throughput', 'memory', 'spare'] as const;
+const onlyArg = process.argv.find((_arg, i, all) => all[i - 1] === '--only') ?? process.argv.find((arg) => arg.startsWith('--only='))?.slice(7);
+const only = (onlyArg ?? process.env['BENCH_ONLY'])?.split(',').map((name) => name.trim()).filter(Boolean);
+const unknownSections = only?.filter((name) => !(SECTIONS as readonly string[]).includes(name)) ?? [];
+if (unknownSections.length > 0) throw new Error(`unknown section(s) ${unknownSections.join(', ')}; sections are ${SECTIONS.join(', ')}`);
+const runs = (section: string): boolean => !only || only.includes(section);
 const OVERLAY_QUERY = `screenshot.overlay.browser=dark&screenshot.overlay.background=${encodeURIComponent('linear-gradient(135deg, #fbc2eb, #a6c1ee)')}`;
 
-const STYLE = `body { font: 16px/1.5 sans-serif; margin: 0; color: #223; }
-header { background: linear-gradient(90deg, #334, #557); color: white; padding: 24px 48px; }
-main { display: grid; grid-template-columns: 2fr 1fr; gap: 32px; padding: 32px 48px; }
-.card { border-radius: 12px; box-shadow: 0 4px 16px rgba(0,0,0,.15); padding: 16px; margin-bottom: 24px; }
-img { max-width: 100%; display: block; border-radius: 8px; }`;
-
-const article = (sections: number) => `<!doctype html><html lang="en"><head><meta charset="utf-8">
-<title>Benchmark page</title><link rel="stylesheet" href="/style.css"></head><body>
-<header><h1>A page to capture</h1><nav>Home · Articles · About</nav></header>
-<main><section>${Array.from({ length: sections }, (_, i) => `<div class="card"><h2>Section ${i + 1}</h2>
-<p>${'Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore. '.repeat(6)}</p>
-${i % 2 === 0 ? `<img src="/photo-${i % 4}.png" alt="" width="600" height="300">` : ''}</div>`).join('')}</section>
-<aside><div class="card"><h3>Aside</h3><p>${'Related reading and links. '.repeat(12)}</p></div></aside></main></body></html>`;
 
 interface Counts {
   warmup: number;
@@ -67,12 +61,7 @@ function browserPid(test: (cmdline: string) => boolean): number {
 
 export const screenshot: Part = async ({ smoke, log }) => {
   const counts = smoke ? SMOKE : FULL;
-  const routes: Record<string, Route> = { '/style.css': (_req, res) => void res.writeHead(200, { 'content-type': 'text/css' }).end(STYLE) };
-  for (let i = 0; i < 4; i++) routes[`/photo-${i}.png`] = serve(make.png(600 + i, 300), { contentType: 'image/png' });
-  routes['/article'] = html(article(4));
-  // Long, but under Glance's 8 192 CSS px full-page cap, so both sides capture the same pixels.
-  routes['/long'] = html(article(16));
-  const site = await startServer(routes);
+  const site = await startServer(articleRoutes());
   // One browser for the whole run, so the memory after 500 captures is one browser's: spares count as pages too
   // (GLANCE_BROWSER_MAX_PAGES, default 500, would retire it just before the end).
   const service: Service = await startService({ env: { GLANCE_BROWSER_MAX_PAGES: '100000' } });
@@ -113,7 +102,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
   const metrics: Record<string, number> = {};
   const latencyRows: string[][] = [];
   const targets: Target[] = [];
-  for (const c of cases) {
+  for (const c of cases.filter(({ name }) => runs(name))) {
     for (let i = 0; i < counts.warmup; i++) {
       await c.glance();
       await c.bare();
@@ -148,7 +137,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
     await shot();
     return performance.now() - t;
   };
-  for (const concurrency of [1, 2, 4]) {
+  for (const concurrency of runs('overlay') ? [1, 2, 4] : []) {
     const ours: number[] = [];
     const theirs: number[] = [];
     const together = (shot: () => Promise<void>) => Promise.all(Array.from({ length: concurrency }, () => timed(shot)));
@@ -172,7 +161,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
     });
   }
 
-  const encodeRows = await encodings(bare, `${site.url}/article`, counts.encodeRuns);
+  const encodeRows = !runs('encodings') ? [] : await encodings(bare, `${site.url}/article`, counts.encodeRuns);
 
   // Throughput: `concurrency` callers, each taking the next capture until `total` are done.
   const rate = async (concurrency: number, shot: () => Promise<unknown>): Promise<number> => {
@@ -186,7 +175,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
     return counts.throughputTotal / ((performance.now() - started) / 1000);
   };
   const rateRows: string[][] = [];
-  for (const concurrency of [1, 2, 4]) {
+  for (const concurrency of runs('throughput') ? [1, 2, 4] : []) {
     const ours = await rate(concurrency, () => glanceShot('viewport', '/article'));
     const theirs = await rate(concurrency, () => bareShot('viewport', '/article'));
     metrics[`c${concurrency}.glancePerSecond`] = ours;
@@ -203,7 +192,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
   let next = glanceCaptures;
   await Promise.all(
     Array.from({ length: 2 }, async () => {
-      while (next++ < counts.memoryAfter) await glanceShot('viewport', '/article');
+      while (next++ < (runs('memory') ? counts.memoryAfter : 0)) await glanceShot('viewport', '/article');
     }),
   );
   const after = treeMemory(glancePid);
@@ -213,7 +202,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
   metrics['memory.rssMiB'] = after.rssMiB;
   metrics['memory.pssMiB'] = after.pssMiB;
   metrics['memory.processes'] = after.processes;
-  log(`memory after ${glanceCaptures} captures: RSS ${after.rssMiB.toFixed(0)} MiB, PSS ${after.pssMiB.toFixed(0)} MiB`);
+  if (runs('memory')) log(`memory after ${glanceCaptures} captures: RSS ${after.rssMiB.toFixed(0)} MiB, PSS ${after.pssMiB.toFixed(0)} MiB`);
   const memoryRows = [
     [`Glance's browser after ${beforeCount} captures (before the top-up)`, `${before.processes}`, before.rssMiB.toFixed(0), before.pssMiB.toFixed(0)],
     [`Glance's browser after ${glanceCaptures} captures`, `${after.processes}`, `**${after.rssMiB.toFixed(0)}**`, `**${after.pssMiB.toFixed(0)}**`],
@@ -229,10 +218,10 @@ export const screenshot: Part = async ({ smoke, log }) => {
     'no spare': () => glanceShot('no spare: viewport', '/article', '', plain),
     bare: () => bareShot('viewport', '/article'),
   };
-  for (let i = 0; i < Math.max(1, counts.warmup); i++) await sides['no spare']();
+  for (let i = 0; i < (runs('spare') ? Math.max(1, counts.warmup) : 0); i++) await sides['no spare']();
   const plainPid = childProcesses(process.pid, (cmdline) => cmdline.includes('--proxy-server=')).find((pid) => !running.has(pid));
   const concurrencyRows: string[][] = [];
-  for (const concurrency of CONCURRENCY_LEVELS) {
+  for (const concurrency of runs('spare') ? CONCURRENCY_LEVELS : []) {
     const samples: Record<keyof typeof sides, number[]> = { glance: [], 'no spare': [], bare: [] };
     const order = Object.keys(sides) as Array<keyof typeof sides>;
     for (let round = 0; round < counts.rounds[concurrency]; round++) {
@@ -312,11 +301,11 @@ export const screenshot: Part = async ({ smoke, log }) => {
         header: ['concurrency', 'Glance median', 'Glance p90', 'no spare median', 'bare median', 'bare p90', 'Glance / bare', 'no spare / bare', 'samples each'],
         rows: concurrencyRows,
       },
-      { title: 'Idle browser process tree with and without the spare (from /proc; MiB)', header: ['browser', 'processes', 'RSS sum', 'PSS sum'], rows: spareMemoryRows },
+      { title: 'Idle browser process tree with and without the spare (from /proc; MiB)', header: ['browser', 'processes', 'RSS sum', 'PSS sum'], rows: runs('spare') ? spareMemoryRows : [] },
       { title: `Screenshots per second (${counts.throughputTotal} captures per cell)`, header: ['concurrency', 'Glance', 'bare puppeteer', 'bare / Glance'], rows: rateRows },
-      { title: 'Chromium process tree memory (from /proc; MiB)', header: ['browser', 'processes', 'RSS sum', 'PSS sum'], rows: memoryRows },
+      { title: 'Chromium process tree memory (from /proc; MiB)', header: ['browser', 'processes', 'RSS sum', 'PSS sum'], rows: runs('memory') ? memoryRows : [] },
       { title: "Glance's server-timing spans, medians over every capture", header: ['case: span', 'median', 'samples'], rows: spanRows },
-    ],
+    ].filter((table) => table.rows.length > 0),
     targets,
     notes: [
       'Same Chromium binary for both (Debian chromium-headless-shell, headless "shell" mode). Glance is the local service in this ' +

@@ -9,6 +9,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { Page } from 'puppeteer-core';
 import { Budget } from '../time/budget.ts';
 import {
+  FULL_PAGE_CHECK_MS,
   FULL_PAGE_FRAME_MS,
   FULL_PAGE_IMAGES_MS,
   FULL_PAGE_MARGIN_MS,
@@ -22,6 +23,7 @@ import type { Options } from '../query/options.ts';
 import { browserTimeout, invalidSelector, isTimeout } from './errors.ts';
 import { FIRST_INVALID_SELECTOR, FONTS_AND_IMAGES, HYDRATE, inPage, NO_ANIMATIONS_CSS, SCROLL_INTO_VIEW } from './inpage.ts';
 import type { OpenPage } from './page.ts';
+import { reactsToScrolling } from './scrolling.ts';
 
 /** A value that is a stylesheet or script address rather than code. */
 const isAddress = (value: string): boolean => /^https?:\/\/\S+$/i.test(value.trim());
@@ -82,16 +84,19 @@ export async function prepare(open: OpenPage, options: Options, budget: Budget):
 
 /**
  * A full-page capture's area hydrated (inpage.ts HYDRATE): lazy images made eager, the page scrolled through in
- * one call and back to the top, within FULL_PAGE_* of `budget`. Answers the document's height in CSS px, measured
- * after, or undefined when the page did not answer in time (a busy main thread) or runs no scripts (no timers or
- * frames to wait on, and nothing that loads on scroll; Chromium loads lazy images eagerly then).
+ * one call and back to the top, within FULL_PAGE_* of `budget` — unless nothing on the page reacts to scrolling
+ * (scrolling.ts), when only the images are waited for. Answers the document's height in CSS px, measured after, or
+ * undefined when the page did not answer in time (a busy main thread) or runs no scripts (no timers or frames to
+ * wait on, and nothing that loads on scroll; Chromium loads lazy images eagerly then).
  */
 export async function hydrate(open: OpenPage, maxHeight: number, budget: Budget): Promise<number | undefined> {
   if (!open.page.isJavaScriptEnabled()) return undefined;
   open.phase = 'while scrolling through the page';
+  const scroll = (await bounded(reactsToScrolling(open.page), Math.min(FULL_PAGE_CHECK_MS, budget.remaining() * FULL_PAGE_SHARE))) ?? true;
   const totalMs = Math.floor(Math.min(FULL_PAGE_SCROLL_MS + FULL_PAGE_IMAGES_MS, budget.remaining() * FULL_PAGE_SHARE));
   const scrollMs = Math.min(FULL_PAGE_SCROLL_MS, totalMs);
-  const source = inPage(HYDRATE, maxHeight, FULL_PAGE_MAX_STEPS, FULL_PAGE_FRAME_MS, scrollMs, FULL_PAGE_IMAGES_MS, totalMs);
+  const steps = scroll ? FULL_PAGE_MAX_STEPS : 0;
+  const source = inPage(HYDRATE, maxHeight, steps, FULL_PAGE_FRAME_MS, scrollMs, FULL_PAGE_IMAGES_MS, totalMs);
   const height = await bounded(open.page.evaluate(source), Math.min(totalMs + FULL_PAGE_MARGIN_MS, budget.remaining()));
   return typeof height === 'number' && height > 0 ? height : undefined;
 }

@@ -234,7 +234,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
       },
       lap,
     );
-    // Composed once the page is closed and its slot free (it needs neither).
+    // Under way since the capture, and waited for once the page is closed and its slot free (it needs neither).
     if (composing) {
       rendered.screenshot = await composing();
       lap('overlay');
@@ -272,7 +272,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
 
   /**
    * The overlay (lib/browser/overlay.ts): its background now — one only Chromium can paint is painted in the
-   * capture's own page, which is done with: no second page, context or proxy — and the composing to run later.
+   * capture's own page, which is done with: no second page, context or proxy — and the composing, begun at once.
    */
   async function frame(open: OpenPage, capture: Screenshot, overlay: OverlayOptions, output: Encoding, budget: Budget, outbound: Outbound | undefined): Promise<() => Promise<Screenshot>> {
     const fetchImage = imageFetcher({

@@ -42,7 +42,7 @@ export const TOP_AND_HEIGHT = `() => {
 /**
  * Hydrates a full-page capture's area (issue 17), in one call: `loading=lazy` images and iframes above
  * `maxHeight` are made eager, so they all start at once; the page is scrolled down in viewport steps (at most
- * `maxSteps`, longer steps when the area needs more) until the area's bottom (which moves down as an infinite-scroll
+ * `maxSteps`, none when it is 0; longer steps when the area needs more) until the area's bottom (which moves down as an infinite-scroll
  * page grows, up to `maxHeight`) or `scrollMs`; images still loading in the area are waited for
  * until `imagesMs` after that (never past `totalMs`); then the page is scrolled back to the top. Answers
  * DOCUMENT_HEIGHT, measured after.

@@ -11,12 +11,12 @@
  */
 import type { OverlayOptions as SharpOverlay } from 'sharp';
 import { encode, hasAlpha, type Encoding } from '../media/encode.ts';
-import { loadSharp, type SharpFactory } from '../media/sharp.ts';
+import { loadSharp, release, type SharpFactory } from '../media/sharp.ts';
 import { sniff } from '../media/sniff.ts';
 import type { OverlayBrowser, OverlayOptions } from '../query/options.ts';
 import { cssBackground, isImageUrl, refused } from './overlay/background.ts';
 import { RADIUS, titleBar, windowShadow } from './overlay/frame.ts';
-import { isOpaque, layWindow, shade, type ShadowSpec, type WindowPixels } from './overlay/compose.ts';
+import { dropAlpha, isOpaque, layWindow, shade, type Pixels, type ShadowSpec, type WindowPixels } from './overlay/compose.ts';
 import { paintCss } from './overlay/paint.ts';
 
 export { imageFetcher } from './overlay/background.ts';
@@ -47,16 +47,21 @@ const DECODED = new Set(['png', 'jpg', 'webp', 'gif', 'avif']);
 
 const CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'";
 
-const bars = new Map<string, Promise<Buffer>>();
+/** A title bar's pixels: RGBA, and RGB as well when it is opaque (to be copied row by row onto a background). */
+interface BarPixels {
+  readonly rgba: Buffer;
+  readonly rgb: Buffer | undefined;
+}
+const bars = new Map<string, Promise<BarPixels>>();
 /**
- * Backgrounds with their shadows, before the window (RGBA at the output's size, ~25 MB at the default device):
+ * Backgrounds with their shadows, before the window (RGB at the output's size, ~19 MB at the default device):
  * a caller's overlay is usually the same on every capture, and painting it is most of the overlay's cost.
  */
 const STAGE_CACHE_SIZE = 2;
 const stages = new Map<string, Promise<Buffer>>();
 
 /**
- * Canvases of the kept backgrounds' size, reused: a fresh 25 MB buffer per capture makes V8 account that much
+ * Canvases of the kept backgrounds' size, reused: a fresh 19 MB buffer per capture makes V8 account that much
  * external memory each time, which brings on full garbage collections of the whole heap (adblock engine included).
  */
 const MAX_SPARE_CANVASES = 2;
@@ -72,13 +77,17 @@ function returnCanvas(canvas: Buffer): void {
   spareCanvases.push(canvas);
 }
 
-/** The title bar's RGBA pixels, rasterised once per theme, scale and width. */
-function barPixels(sharp: SharpFactory, theme: OverlayBrowser, scale: number, width: number): { height: number; pixels: Promise<Buffer> } {
+/** The title bar's pixels, rasterised once per theme, scale and width. */
+function barPixels(sharp: SharpFactory, theme: OverlayBrowser, scale: number, width: number): { height: number; pixels: Promise<BarPixels> } {
   const { height, svg } = titleBar(theme, scale, width);
   const key = `${theme} ${scale} ${width}`;
   let pixels = bars.get(key);
   if (!pixels) {
-    pixels = sharp(Buffer.from(svg)).ensureAlpha().raw().toBuffer();
+    pixels = sharp(Buffer.from(svg))
+      .ensureAlpha()
+      .raw()
+      .toBuffer()
+      .then((rgba) => ({ rgba, rgb: isOpaque(rgba) ? dropAlpha(rgba) : undefined }));
     pixels.catch(() => bars.delete(key));
     if (bars.size >= BAR_CACHE_SIZE) bars.delete(bars.keys().next().value!);
     bars.set(key, pixels);
@@ -102,18 +111,22 @@ function corners(r: number, width: number): SharpOverlay[] {
   ];
 }
 
-/** The window's parts: title bar and capture, RGBA. */
-async function windowParts(sharp: SharpFactory, capture: Capture, theme: OverlayBrowser | undefined, scale: number): Promise<WindowPixels> {
+/**
+ * The window's parts: title bar and capture. RGBA when `rgba` (a window alone is the whole image, its corners
+ * transparent); else each part as decoded — Chromium's PNG is RGB unless `omitBackground` let it be transparent.
+ */
+async function windowParts(sharp: SharpFactory, capture: Capture, theme: OverlayBrowser | undefined, scale: number, rgba: boolean): Promise<WindowPixels> {
   const bar = theme ? barPixels(sharp, theme, scale, capture.width) : undefined;
-  const [barData, captured] = await Promise.all([bar?.pixels, sharp(capture.body).ensureAlpha().raw().toBuffer()]);
-  const opaque = isOpaque(captured) && (barData === undefined || isOpaque(barData));
-  return { bar: barData, capture: captured, width: capture.width, height: capture.height + (bar?.height ?? 0), opaque };
+  const decoded = rgba ? sharp(capture.body).ensureAlpha() : sharp(capture.body).toColourspace('srgb');
+  const [barData, captured] = await Promise.all([bar?.pixels, decoded.raw().toBuffer({ resolveWithObject: true })]);
+  const barPart: Pixels | undefined = barData && (rgba || !barData.rgb ? { data: barData.rgba, channels: 4 } : { data: barData.rgb, channels: 3 });
+  const channels = captured.info.channels === 3 ? 3 : 4;
+  return { bar: barPart, capture: { data: captured.data, channels }, width: capture.width, height: capture.height + (bar?.height ?? 0) };
 }
 
-/** A window alone, its top corners cleared to transparency when `radius` > 0: the whole image. */
-async function windowAlone(sharp: SharpFactory, window: WindowPixels, radius: number) {
+/** A window alone (`data`: its RGBA rows), its top corners cleared to transparency when `radius` > 0: the whole image. */
+function windowAlone(sharp: SharpFactory, data: Buffer, window: WindowPixels, radius: number) {
   const raw = { width: window.width, height: window.height, channels: 4 as const };
-  const data = window.bar ? Buffer.concat([window.bar, window.capture]) : window.capture;
   return radius > 0 ? sharp(data, { raw }).composite(corners(radius, window.width)) : sharp(data, { raw });
 }
 
@@ -125,18 +138,19 @@ const backgroundDocument = (style: string, html: string, width: number, height: 
   `<style>html, body { margin: 0; padding: 0; } body { width: ${width}px; height: ${height}px; overflow: hidden; ${style} }` +
   ` img { display: block; width: 100%; height: 100%; object-fit: cover; }</style></head><body>${html}</body></html>`;
 
-/** The background, `width` × `height`, opaque: what the window stands on. */
+/** The background, `width` × `height`, RGB: what the window stands on. */
 async function backdrop(sharp: SharpFactory, value: string, width: number, height: number, deps: OverlayDeps): Promise<Buffer> {
   const inBrowser = async (style: string, html = '') =>
     sharp(await deps.renderHtml(backgroundDocument(style, html, width, height), { width, height, deviceScaleFactor: 1 }))
       .flatten({ background: '#ffffff' })
-      .ensureAlpha()
+      .toColourspace('srgb')
       .raw()
       .toBuffer();
   if (!isImageUrl(value)) {
     const css = cssBackground(value);
     const painted = await paintCss(sharp, css, width, height);
-    return painted ? painted.data : inBrowser(`background: ${css};`);
+    if (!painted) return inBrowser(`background: ${css};`);
+    return sharp(painted.data, { raw: { width, height, channels: 4 } }).removeAlpha().raw().toBuffer();
   }
   const image = await deps.fetchImage(value);
   // The type lands in an attribute when Chromium draws it: only a plain media type may.
@@ -150,7 +164,7 @@ async function backdrop(sharp: SharpFactory, value: string, width: number, heigh
     return await sharp(image.body, { limitInputPixels: MAX_BACKGROUND_PIXELS })
       .resize(width, height, { fit: 'cover' })
       .flatten({ background: '#ffffff' })
-      .ensureAlpha()
+      .toColourspace('srgb')
       .raw()
       .toBuffer();
   } catch (error) {
@@ -179,7 +193,8 @@ export async function applyOverlay(
 
 /**
  * The overlay in two halves: what may need the browser (a background only Chromium paints) or the network (a
- * background image) now, and the composing, which needs neither, as the returned function — run after the page is
+ * background image) now, and the composing, which needs neither: started at once, it goes on while the page closes
+ * (sharp's decoding and encoding on libuv's pool), and the returned function waits for it — called once the page is
  * closed, so the next page need not wait for it.
  */
 export async function prepareOverlay(
@@ -202,12 +217,18 @@ export async function prepareOverlay(
   const windowHeight = capture.height + (theme ? titleBar(theme, deviceScaleFactor, windowWidth).height : 0);
   const margin = staged ? Math.max(px(MARGIN_MIN), Math.round(windowWidth * MARGIN_SHARE)) : 0;
   const size = { width: windowWidth + 2 * margin, height: windowHeight + 2 * margin };
+  const parts = windowParts(sharp, capture, theme, deviceScaleFactor, !staged);
+  // Awaited by the composing only: a failure before it (a refused background) must not go unhandled.
+  parts.catch(() => undefined);
   if (!staged) {
-    return async () => {
-      const window = await windowParts(sharp, capture, theme, deviceScaleFactor);
-      const body = await encode(await windowAlone(sharp, window, radius), output);
+    return started(async () => {
+      const window = await parts;
+      const data = window.bar ? Buffer.concat([window.bar.data, window.capture.data]) : window.capture.data;
+      const body = await encode(windowAlone(sharp, data, window, radius), output);
+      release(window.capture.data);
+      release(data);
       return { body, type: output.type, width: window.width, height: window.height };
-    };
+    });
   }
   const box = { x: margin, y: margin, width: windowWidth, height: windowHeight, radius };
   const shadows = shadowSpecs(theme, deviceScaleFactor);
@@ -231,14 +252,22 @@ export async function prepareOverlay(
     ground = await stage;
   }
   const kept = !isImageUrl(value);
-  return async () => {
-    const window = await windowParts(sharp, capture, theme, deviceScaleFactor);
+  return started(async () => {
+    const window = await parts;
     // A kept background is copied, never drawn on.
     const canvas = kept ? borrowCanvas(ground.length) : ground;
     if (kept) ground.copy(canvas);
     layWindow(canvas, size.width, window, box);
-    const encoded = encode(sharp(canvas, { raw: { ...size, channels: 4 } }).removeAlpha(), output);
-    const body = await encoded.finally(() => returnCanvas(canvas));
+    release(window.capture.data);
+    const encoded = encode(sharp(canvas, { raw: { ...size, channels: 3 } }), output);
+    const body = await encoded.finally(() => (kept ? returnCanvas(canvas) : release(canvas)));
     return { body, type: output.type, ...size };
-  };
+  });
+}
+
+/** `work` begun now; the function answers its result (a failure is the caller's once it asks, never unhandled). */
+function started<T>(work: () => Promise<T>): () => Promise<T> {
+  const result = work();
+  result.catch(() => undefined);
+  return () => result;
 }

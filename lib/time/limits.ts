@@ -46,7 +46,11 @@ export const AUTO_IDLE_CAP_MS = 750;
 export const SETTLE_CAP_MS = 1000;
 /** …nor more than this share of what is left. */
 export const SETTLE_SHARE = 1 / 3;
-/** A full-page capture first scrolls its area through the viewport (lazy content loads as it comes into view):
+/** A full-page capture first asks whether anything on the page reacts to scrolling (lib/browser/scrolling.ts),
+ *  answered "yes" past this long (a busy main thread; a large heap to walk: 30–120 ms on a loaded 2-core machine
+ *  for a plain article, and the pass it spares is longer)… */
+export const FULL_PAGE_CHECK_MS = 1_000;
+/** …and if so scrolls its area through the viewport (lazy content loads as it comes into view):
  *  at most this many steps, one animation frame each (the default device's 8 192 CSS px cap is 10 steps, ~170 ms),
  *  longer steps for a short viewport… */
 export const FULL_PAGE_MAX_STEPS = 32;

@@ -2,6 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Browser } from 'puppeteer-core';
 import { PNG } from 'pngjs';
+import sharp from 'sharp';
 import { Budget } from '../../lib/time/budget.ts';
 import { GlanceError } from '../../lib/errors.ts';
 import { AddressPolicy } from '../../lib/fetch/index.ts';
@@ -254,6 +255,38 @@ describe('background', () => {
     }
     assert.equal(server.hits.length, before.hits);
     assert.equal(renders, before.renders);
+  });
+});
+
+describe('pixels as Chromium hands them over', () => {
+  /** The same striped capture as `capture` gives, as an RGB PNG (no alpha channel, like Chromium's screenshots). */
+  const rgbCapture = async (width: number, height: number): Promise<Capture> => {
+    const rgba = PNG.sync.read(png(width, height, BLUE, ORANGE)).data;
+    const rgb = Buffer.alloc(width * height * 3);
+    for (let i = 0; i < width * height; i++) rgba.copy(rgb, i * 3, i * 4, i * 4 + 3);
+    const body = await sharp(rgb, { raw: { width, height, channels: 3 } }).png().toBuffer();
+    assert.equal(body[25], 2, 'colour type 2: RGB');
+    return { body, type: 'png', width, height };
+  };
+
+  test('an RGB capture is framed exactly as the same pixels with an alpha channel are, rounded corners included', async () => {
+    const look = overlay('dark', 'linear-gradient(135deg, #fbc2eb, #a6c1ee)');
+    const fromRgb = decode(await framed(await rgbCapture(400, 300), look, 2));
+    const fromRgba = decode(await framed(capture(400, 300, BLUE, ORANGE), look, 2));
+    assert.deepEqual([fromRgb.width, fromRgb.height], [fromRgba.width, fromRgba.height]);
+    assert.ok(fromRgb.data.equals(fromRgba.data), 'every pixel the same');
+    const margin = 80;
+    assert.deepEqual(pixel(fromRgb, margin + 1, margin + 80 + 150), [...ORANGE, 255], 'a stripe of the capture, copied');
+    assert.notDeepEqual(pixel(fromRgb, margin, margin + 80 + 299), [...BLUE, 255], 'the bottom-left corner is rounded off');
+  });
+
+  test('a transparent capture (omitBackground) shows the background through it', async () => {
+    const image = new PNG({ width: 200, height: 100 });
+    for (let i = 0; i < 200 * 100; i++) image.data.set(i % 200 < 100 ? [...BLUE, 255] : [0, 0, 0, 0], i * 4);
+    const result = decode(await framed({ body: PNG.sync.write(image), type: 'png', width: 200, height: 100 }, overlay(undefined, 'rgb(10, 200, 30)')));
+    const margin = 40;
+    assert.deepEqual(pixel(result, margin + 50, margin + 50), [...BLUE, 255]);
+    assertNear(pixel(result, margin + 150, margin + 50), [10, 200, 30], 2, 'the transparent half shows the background');
   });
 });
 
