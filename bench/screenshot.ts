@@ -6,7 +6,9 @@
  * 1, 2 and 4; the browser's memory after 500 captures; the warm spare (issue 16): viewport latency at 1, 2 and 4 at
  * once, interleaved with a spare-less service and the bare script, and the idle browser's memory with and without
  * a spare.
- *   ./node_modules/.bin/node --import tsx bench/screenshot.ts [--smoke]
+ *   ./node_modules/.bin/node --import tsx bench/screenshot.ts [--smoke] [--only spare]
+ * `--only spare` (or BENCH_ONLY=spare) runs the warm-spare comparison alone, after one warm-up capture each side:
+ * a minute or two, for iterating on the viewport capture's latency.
  */
 import './lib/env.ts';
 import { startService, q, type Service } from '../tests/helpers/service.ts';
@@ -16,11 +18,16 @@ import { serve } from '../tests/ping/helpers.ts';
 import { encode } from '../lib/media/encode.ts';
 import { loadSharp } from '../lib/media/sharp.ts';
 import { launchBare, VIEWPORT, type Bare } from './lib/bare.ts';
-import { runIfMain, type Part, type Target } from './lib/part.ts';
+import { runIfMain, type Part, type Table, type Target } from './lib/part.ts';
 import { childProcesses, treeMemory, type TreeMemory } from './lib/procmem.ts';
 import { median, ms, percentile, times } from './lib/stats.ts';
 
 const MAX_RATIO = 1.15;
+/** `--only spare` (or BENCH_ONLY=spare): the warm-spare comparison alone, about two minutes instead of the whole part. */
+const only = process.env['BENCH_ONLY'] ?? (process.argv.includes('--only') ? process.argv[process.argv.indexOf('--only') + 1] : undefined);
+const SETUP_NOTE =
+  'Same Chromium binary for both (Debian chromium-headless-shell, headless "shell" mode). Glance is the local service in this ' +
+  'process (tests/helpers/service.ts: 127.0.0.1 allowed, temporary storage and cache); bare is bench/lib/bare.ts.';
 /** What an overlay may add to the bare script's plain capture (issue 16). */
 const OVERLAY_BUDGET_MS = 100;
 /** Issue 16: with the warm spare, a viewport capture at 1, 2 and 4 at once should take ≤ 0.8× the bare script's. */
@@ -100,6 +107,110 @@ export const screenshot: Part = async ({ smoke, log }) => {
     sizes.set(`bare ${label}`, `${png.readUInt32BE(16)}×${png.readUInt32BE(20)}`);
   };
 
+  const metrics: Record<string, number> = {};
+  const targets: Target[] = [];
+  const glancePid = (): number => browserPid((cmdline) => cmdline.includes('--proxy-server='));
+
+  /**
+   * The warm spare (issue 16): Glance as configured (spare on), a second service with GLANCE_BROWSER_SPARE=false,
+   * and the bare script, each taking `concurrency` viewport captures at once, in turn, round after round; then
+   * both services idle (a spare ready on Glance's side): what the spare costs in memory.
+   */
+  const warmSpare = async (): Promise<{ concurrencyRows: string[][]; spareMemoryRows: string[][] }> => {
+    const glanceBrowser = glancePid();
+    const running = new Set(childProcesses(process.pid, (cmdline) => cmdline.includes('chrom')));
+    const plain: Service = await startService({ env: { GLANCE_BROWSER_SPARE: 'false', GLANCE_BROWSER_MAX_PAGES: '100000' } });
+    const sides = {
+      glance: () => glanceShot('viewport', '/article'),
+      'no spare': () => glanceShot('no spare: viewport', '/article', '', plain),
+      bare: () => bareShot('viewport', '/article'),
+    };
+    for (let i = 0; i < Math.max(1, counts.warmup); i++) await sides['no spare']();
+    const plainPid = childProcesses(process.pid, (cmdline) => cmdline.includes('--proxy-server=')).find((pid) => !running.has(pid));
+    const concurrencyRows: string[][] = [];
+    for (const concurrency of CONCURRENCY_LEVELS) {
+      const samples: Record<keyof typeof sides, number[]> = { glance: [], 'no spare': [], bare: [] };
+      const order = Object.keys(sides) as Array<keyof typeof sides>;
+      for (let round = 0; round < counts.rounds[concurrency]; round++) {
+        // Who goes first rotates, so no side always follows the same one.
+        for (const side of [...order.slice(round % 3), ...order.slice(0, round % 3)]) {
+          await Promise.all(
+            Array.from({ length: concurrency }, async () => {
+              const t = performance.now();
+              await sides[side]();
+              samples[side].push(performance.now() - t);
+            }),
+          );
+        }
+      }
+      const [ours, off, theirs] = [median(samples.glance), median(samples['no spare']), median(samples.bare)];
+      metrics[`spare.c${concurrency}.glanceMs`] = ours;
+      metrics[`spare.c${concurrency}.noSpareMs`] = off;
+      metrics[`spare.c${concurrency}.bareMs`] = theirs;
+      metrics[`spare.c${concurrency}.ratio`] = ours / theirs;
+      log(`concurrency ${concurrency}: Glance ${ms(ours)}, without spare ${ms(off)}, bare ${ms(theirs)} (${times(ours / theirs)})`);
+      concurrencyRows.push([
+        `${concurrency}`,
+        ms(ours),
+        ms(percentile(samples.glance, 90)),
+        ms(off),
+        ms(theirs),
+        ms(percentile(samples.bare, 90)),
+        `**${times(ours / theirs)}**`,
+        times(off / theirs),
+        `${samples.glance.length}`,
+      ]);
+      targets.push({
+        name: `viewport capture at concurrency ${concurrency}, interleaved`,
+        goal: `≤ ${MAX_SPARE_RATIO}× bare puppeteer`,
+        measured: times(ours / theirs),
+        met: ours / theirs <= MAX_SPARE_RATIO,
+      });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const withSpare = treeMemory(glanceBrowser);
+    const withoutSpare = plainPid === undefined ? undefined : treeMemory(plainPid);
+    if (withoutSpare) {
+      metrics['spare.memory.rssMiB'] = withSpare.rssMiB - withoutSpare.rssMiB;
+      metrics['spare.memory.pssMiB'] = withSpare.pssMiB - withoutSpare.pssMiB;
+    }
+    const spareMemoryRows = [
+      ['Glance (GLANCE_BROWSER_SPARE on, a spare ready)', `${withSpare.processes}`, withSpare.rssMiB.toFixed(0), withSpare.pssMiB.toFixed(0)],
+      ...(withoutSpare ? [['Glance with GLANCE_BROWSER_SPARE=false', `${withoutSpare.processes}`, withoutSpare.rssMiB.toFixed(0), withoutSpare.pssMiB.toFixed(0)]] : []),
+    ];
+    await plain.close();
+    return { concurrencyRows, spareMemoryRows };
+  };
+  const spareTables = ({ concurrencyRows, spareMemoryRows }: Awaited<ReturnType<typeof warmSpare>>): Table[] => [
+    {
+      title: 'Viewport capture latency at 1, 2 and 4 at once, interleaved round by round: Glance (spare on), Glance with GLANCE_BROWSER_SPARE=false, bare',
+      header: ['concurrency', 'Glance median', 'Glance p90', 'no spare median', 'bare median', 'bare p90', 'Glance / bare', 'no spare / bare', 'samples each'],
+      rows: concurrencyRows,
+    },
+    { title: 'Idle browser process tree with and without the spare (from /proc; MiB)', header: ['browser', 'processes', 'RSS sum', 'PSS sum'], rows: spareMemoryRows },
+  ];
+  const spanTable = (): Table => ({
+    title: "Glance's server-timing spans, medians over every capture",
+    header: ['case: span', 'median', 'samples'],
+    rows: [...timingSpans.entries()].map(([name, values]) => [name, ms(median(values)), `${values.length}`]),
+  });
+  const closeAll = async (): Promise<void> => {
+    await bare.close();
+    await service.close();
+    await site.close();
+  };
+
+  if (only === 'spare') {
+    // Both sides warm (the browsers launched, the page's files in the OS cache) before the comparison.
+    for (let i = 0; i < Math.max(1, counts.warmup); i++) {
+      await glanceShot('viewport', '/article');
+      await bareShot('viewport', '/article');
+    }
+    const spare = await warmSpare();
+    await closeAll();
+    return { metrics, tables: [...spareTables(spare), spanTable()], targets, notes: [SETUP_NOTE] };
+  }
+
   interface Case { name: string; glance: () => Promise<void>; bare: () => Promise<unknown>; runs: number }
   const cases: Case[] = [
     { name: 'viewport', glance: () => glanceShot('viewport', '/article'), bare: () => bareShot('viewport', '/article'), runs: counts.latency },
@@ -110,9 +221,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
       runs: counts.fullPage,
     },
   ];
-  const metrics: Record<string, number> = {};
   const latencyRows: string[][] = [];
-  const targets: Target[] = [];
   for (const c of cases) {
     for (let i = 0; i < counts.warmup; i++) {
       await c.glance();
@@ -196,9 +305,9 @@ export const screenshot: Part = async ({ smoke, log }) => {
   }
 
   // Memory: Glance's browser (the Chromium child with the proxy flag only Glance passes) after 500 captures.
-  const glancePid = browserPid((cmdline) => cmdline.includes('--proxy-server='));
+  const glanceBrowser = glancePid();
   const barePid = browserPid((cmdline) => !cmdline.includes('--proxy-server='));
-  const before: TreeMemory = treeMemory(glancePid);
+  const before: TreeMemory = treeMemory(glanceBrowser);
   const beforeCount = glanceCaptures;
   let next = glanceCaptures;
   await Promise.all(
@@ -206,9 +315,9 @@ export const screenshot: Part = async ({ smoke, log }) => {
       while (next++ < counts.memoryAfter) await glanceShot('viewport', '/article');
     }),
   );
-  const after = treeMemory(glancePid);
+  const after = treeMemory(glanceBrowser);
   const bareMemory = treeMemory(barePid);
-  if (browserPid((cmdline) => cmdline.includes('--proxy-server=')) !== glancePid) throw new Error('Glance relaunched its browser');
+  if (glancePid() !== glanceBrowser) throw new Error('Glance relaunched its browser');
   metrics['memory.captures'] = glanceCaptures;
   metrics['memory.rssMiB'] = after.rssMiB;
   metrics['memory.pssMiB'] = after.pssMiB;
@@ -220,75 +329,9 @@ export const screenshot: Part = async ({ smoke, log }) => {
     ['bare puppeteer browser (same moment, fewer captures)', `${bareMemory.processes}`, bareMemory.rssMiB.toFixed(0), bareMemory.pssMiB.toFixed(0)],
   ];
 
-  // The warm spare (issue 16): Glance as configured (spare on), a second service with GLANCE_BROWSER_SPARE=false,
-  // and the bare script, each taking `concurrency` viewport captures at once, in turn, round after round.
-  const running = new Set(childProcesses(process.pid, (cmdline) => cmdline.includes('chrom')));
-  const plain: Service = await startService({ env: { GLANCE_BROWSER_SPARE: 'false', GLANCE_BROWSER_MAX_PAGES: '100000' } });
-  const sides = {
-    glance: () => glanceShot('viewport', '/article'),
-    'no spare': () => glanceShot('no spare: viewport', '/article', '', plain),
-    bare: () => bareShot('viewport', '/article'),
-  };
-  for (let i = 0; i < Math.max(1, counts.warmup); i++) await sides['no spare']();
-  const plainPid = childProcesses(process.pid, (cmdline) => cmdline.includes('--proxy-server=')).find((pid) => !running.has(pid));
-  const concurrencyRows: string[][] = [];
-  for (const concurrency of CONCURRENCY_LEVELS) {
-    const samples: Record<keyof typeof sides, number[]> = { glance: [], 'no spare': [], bare: [] };
-    const order = Object.keys(sides) as Array<keyof typeof sides>;
-    for (let round = 0; round < counts.rounds[concurrency]; round++) {
-      // Who goes first rotates, so no side always follows the same one.
-      for (const side of [...order.slice(round % 3), ...order.slice(0, round % 3)]) {
-        await Promise.all(
-          Array.from({ length: concurrency }, async () => {
-            const t = performance.now();
-            await sides[side]();
-            samples[side].push(performance.now() - t);
-          }),
-        );
-      }
-    }
-    const [ours, off, theirs] = [median(samples.glance), median(samples['no spare']), median(samples.bare)];
-    metrics[`spare.c${concurrency}.glanceMs`] = ours;
-    metrics[`spare.c${concurrency}.noSpareMs`] = off;
-    metrics[`spare.c${concurrency}.bareMs`] = theirs;
-    metrics[`spare.c${concurrency}.ratio`] = ours / theirs;
-    log(`concurrency ${concurrency}: Glance ${ms(ours)}, without spare ${ms(off)}, bare ${ms(theirs)} (${times(ours / theirs)})`);
-    concurrencyRows.push([
-      `${concurrency}`,
-      ms(ours),
-      ms(percentile(samples.glance, 90)),
-      ms(off),
-      ms(theirs),
-      ms(percentile(samples.bare, 90)),
-      `**${times(ours / theirs)}**`,
-      times(off / theirs),
-      `${samples.glance.length}`,
-    ]);
-    targets.push({
-      name: `viewport capture at concurrency ${concurrency}, interleaved`,
-      goal: `≤ ${MAX_SPARE_RATIO}× bare puppeteer`,
-      measured: times(ours / theirs),
-      met: ours / theirs <= MAX_SPARE_RATIO,
-    });
-  }
-  // Both services idle (a spare is ready on Glance's side): what the spare costs in memory.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
-  const withSpare = treeMemory(glancePid);
-  const withoutSpare = plainPid === undefined ? undefined : treeMemory(plainPid);
-  if (withoutSpare) {
-    metrics['spare.memory.rssMiB'] = withSpare.rssMiB - withoutSpare.rssMiB;
-    metrics['spare.memory.pssMiB'] = withSpare.pssMiB - withoutSpare.pssMiB;
-  }
-  const spareMemoryRows = [
-    ['Glance (GLANCE_BROWSER_SPARE on, a spare ready)', `${withSpare.processes}`, withSpare.rssMiB.toFixed(0), withSpare.pssMiB.toFixed(0)],
-    ...(withoutSpare ? [['Glance with GLANCE_BROWSER_SPARE=false', `${withoutSpare.processes}`, withoutSpare.rssMiB.toFixed(0), withoutSpare.pssMiB.toFixed(0)]] : []),
-  ];
-  await plain.close();
 
-  const spanRows = [...timingSpans.entries()].map(([name, values]) => [name, ms(median(values)), `${values.length}`]);
-  await bare.close();
-  await service.close();
-  await site.close();
+  const spare = await warmSpare();
+  await closeAll();
   return {
     metrics,
     tables: [
@@ -307,20 +350,14 @@ export const screenshot: Part = async ({ smoke, log }) => {
         header: ['encoding', 'median', 'bytes'],
         rows: encodeRows,
       },
-      {
-        title: 'Viewport capture latency at 1, 2 and 4 at once, interleaved round by round: Glance (spare on), Glance with GLANCE_BROWSER_SPARE=false, bare',
-        header: ['concurrency', 'Glance median', 'Glance p90', 'no spare median', 'bare median', 'bare p90', 'Glance / bare', 'no spare / bare', 'samples each'],
-        rows: concurrencyRows,
-      },
-      { title: 'Idle browser process tree with and without the spare (from /proc; MiB)', header: ['browser', 'processes', 'RSS sum', 'PSS sum'], rows: spareMemoryRows },
+      ...spareTables(spare),
       { title: `Screenshots per second (${counts.throughputTotal} captures per cell)`, header: ['concurrency', 'Glance', 'bare puppeteer', 'bare / Glance'], rows: rateRows },
       { title: 'Chromium process tree memory (from /proc; MiB)', header: ['browser', 'processes', 'RSS sum', 'PSS sum'], rows: memoryRows },
-      { title: "Glance's server-timing spans, medians over every capture", header: ['case: span', 'median', 'samples'], rows: spanRows },
+      spanTable(),
     ],
     targets,
     notes: [
-      'Same Chromium binary for both (Debian chromium-headless-shell, headless "shell" mode). Glance is the local service in this ' +
-        'process (tests/helpers/service.ts: 127.0.0.1 allowed, temporary storage and cache); bare is bench/lib/bare.ts.',
+      SETUP_NOTE,
       "Overlay: Glance's whole request (capture, composition with sharp, storing) against the bare script's plain PNG of the same page; at concurrency 4 Glance's limit of two pages at a time applies.",
       "Encoding: 'Chromium' rows are Page.captureScreenshot's own encoders; 'sharp' rows take Chromium's speed-optimised PNG and re-encode it with Glance's settings (lib/media/encode.ts), the time of both together.",
       'RSS sums count shared pages once per process, so they overstate; PSS divides shared pages among their processes.',
