@@ -1,9 +1,9 @@
 /**
- * What happens between loading and capturing (docs/CONTRACT.md §2), in this order: animations stopped, `styles`,
- * `scripts`, `waitForSelector`, `click`, `scroll`, `waitForTimeout`; then, just before a capture, a full page is
- * scrolled through for its lazy content, and web fonts and visible images are waited for (each briefly). Page
- * actions are best effort, as in Microlink: a click target that does not exist or a stylesheet that does not load
- * is skipped, not a failed request.
+ * What happens between loading and capturing (docs/CONTRACT.md §2), in this order: animations stopped (as soon as
+ * the page has loaded, beside the network-quiet wait: navigate.ts), `styles`, `scripts`, `waitForSelector`,
+ * `click`, `scroll`, `waitForTimeout`; then, just before a capture, a full page is scrolled through for its lazy
+ * content, and web fonts and visible images are waited for (each briefly). Page actions are best effort, as in
+ * Microlink: a click target that does not exist or a stylesheet that does not load is skipped, not a failed request.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Page } from 'puppeteer-core';
@@ -44,9 +44,14 @@ export async function checkSelectors(page: Page, selectors: ReadonlyArray<readon
   if (bad) throw invalidSelector(bad[0], bad[1]);
 }
 
+/** `animations=false`: CSS animations and transitions stopped (render runs it beside the network-quiet wait). */
+export async function stopAnimations(open: OpenPage, budget: Budget): Promise<void> {
+  await bounded(open.page.addStyleTag({ content: NO_ANIMATIONS_CSS }), budget.remaining());
+}
+
+/** The page actions after `animations`, in the order of the file's header. */
 export async function prepare(open: OpenPage, options: Options, budget: Budget): Promise<void> {
   const { page } = open;
-  if (!options.animations) await bounded(page.addStyleTag({ content: NO_ANIMATIONS_CSS }), budget.remaining());
   open.phase = 'while adding styles and scripts';
   for (const style of options.styles) {
     await bounded(page.addStyleTag(isAddress(style) ? { url: style.trim() } : { content: style }), budget.remaining());

@@ -179,6 +179,9 @@ interface Holding {
   over: boolean;
 }
 
+/** Receives the close of a page whose work is done (see withPage). */
+export type Closing = (closed: Promise<void>) => void;
+
 const abandoned = (what: string): Error => new Error(`The page was abandoned before ${what}.`);
 
 async function openPage(env: PageEnv, offline: boolean, holding: Holding, onBrowser: (lease: Lease) => void = () => undefined): Promise<Opened> {
@@ -250,8 +253,16 @@ export function spareOps(env: PageEnv): SpareOps<Opened> {
   };
 }
 
-async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (open: OpenPage) => Promise<T>, outcome: Outcome): Promise<T> {
+async function attempt<T>(
+  env: PageEnv,
+  budget: Budget,
+  setup: PageSetup,
+  fn: (open: OpenPage) => Promise<T>,
+  outcome: Outcome,
+  closing: Closing | undefined,
+): Promise<T> {
   let session: OpenPage | undefined;
+  let done = false;
   const total = budget.remaining();
   let holding: Holding = { over: false };
   let stopWatching: (() => void) | undefined;
@@ -261,7 +272,7 @@ async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (o
     stopWatching = watchOpening(env.host, lease.browser);
   };
   const work = (async () => {
-    const spare = setup.offline ? undefined : env.spare?.take();
+    const spare = setup.offline ? undefined : await env.spare?.claim();
     if (spare) {
       holding = { ...spare, over: false };
       onBrowser(spare.lease);
@@ -282,9 +293,11 @@ async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (o
     return Promise.race([fn(session), crashed]);
   })();
   try {
-    return await budget.race(work, () => {
+    const value = await budget.race(work, () => {
       throw browserTimeout(session?.subject ?? 'the page', session?.phase ?? 'while opening', total);
     });
+    done = true;
+    return value;
   } catch (error) {
     const { browser } = outcome;
     // Read before the release below closes a dedicated browser, which would make it look lost.
@@ -293,7 +306,10 @@ async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (o
     throw error;
   } finally {
     stopWatching?.();
-    await letGo(env, holding);
+    const closed = letGo(env, holding);
+    // A failed attempt is closed before the retry or the error; a done one's close need not hold up the answer.
+    if (done && closing) closing(closed);
+    else await closed;
   }
 }
 
@@ -305,18 +321,27 @@ async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (o
  *   next renderer too, at twice the cost.
  * - A page whose document or context vanished while the browser lives (a late client-side redirect mid-capture)
  *   is retried once in a new context.
+ *
+ * With `closing`, the page of work that succeeded is closed in the background, after withPage has answered:
+ * `closing` receives the close (it never rejects), for whoever must wait for it (the page's slot, a shutdown).
  */
-export async function withPage<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (open: OpenPage) => Promise<T>): Promise<T> {
+export async function withPage<T>(
+  env: PageEnv,
+  budget: Budget,
+  setup: PageSetup,
+  fn: (open: OpenPage) => Promise<T>,
+  closing?: Closing,
+): Promise<T> {
   const first = freshOutcome();
   try {
-    return await attempt(env, budget, setup, fn, first);
+    return await attempt(env, budget, setup, fn, first, closing);
   } catch (error) {
     const lost = browserLost(env, first);
     report(env, first, lost);
     const retry = !first.crashed && (lost || (!(error instanceof GlanceError) && isGone(error)));
     if (!retry || budget.remaining() < MIN_RENDER_MS) throw outcomeError(error, first, lost);
     const second = freshOutcome();
-    return attempt(env, budget, setup, fn, second).catch((again: unknown) => {
+    return attempt(env, budget, setup, fn, second, closing).catch((again: unknown) => {
       const lostAgain = browserLost(env, second);
       report(env, second, lostAgain);
       throw outcomeError(again, second, lostAgain);

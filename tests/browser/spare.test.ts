@@ -13,13 +13,13 @@ import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { chromiumChildren, pixel, png, render, stateRoutes, testRenderer } from './helpers.ts';
 
 /** Spares numbered in order of making; what was discarded, and `lose(n)` kills spare n while it waits. */
-function plainOps(options: { fail?: () => boolean; usable?: (n: number) => boolean } = {}) {
+function plainOps(options: { fail?: () => boolean; usable?: (n: number) => boolean; makeMs?: number } = {}) {
   let made = 0;
   const discarded: number[] = [];
   const watchers = new Map<number, () => void>();
   const ops: SpareOps<number> = {
     make: async () => {
-      await sleep(5);
+      await sleep(options.makeMs ?? 5);
       if (options.fail?.()) throw new Error('no browser');
       return ++made;
     },
@@ -87,6 +87,46 @@ describe('Spare (the keeper)', () => {
     await spare.prepare();
     assert.equal(made(), 2);
     assert.equal(spare.take(), undefined);
+  });
+
+  test('a claim gets the spare being made, once ready, for one caller alone; the next is begun after it', async () => {
+    const { ops, made } = plainOps();
+    const spare = new Spare(ops, () => true);
+    assert.equal(await spare.claim(), undefined, 'none ready and none being made: nothing to wait for');
+    spare.refill();
+    const [first, second] = await Promise.all([spare.claim(), spare.claim()]);
+    assert.deepEqual([first, second], [1, undefined], 'the spare on its way is promised to the first claim only');
+    await spare.prepare();
+    assert.equal(made(), 2);
+    assert.equal(await spare.claim(), 2, 'a ready spare is claimed at once');
+    await spare.close();
+  });
+
+  test('a claim waits at most its limit; the spare, once made, is kept for the next caller', async () => {
+    const { ops } = plainOps({ makeMs: 200 });
+    const spare = new Spare(ops, () => true);
+    spare.refill();
+    const started = performance.now();
+    assert.equal(await spare.claim(20), undefined);
+    assert.ok(performance.now() - started < 150, 'given up before the spare was made');
+    await spare.prepare();
+    assert.equal(spare.take(), 1);
+    await spare.close();
+  });
+
+  test('a claim of a spare that cannot be made, or that the keeper closes meanwhile, gets none', async () => {
+    const { ops, discarded } = plainOps({ fail: () => true });
+    const failing = new Spare(ops, () => true);
+    failing.refill();
+    assert.equal(await failing.claim(), undefined);
+    const slow = plainOps({ makeMs: 50 });
+    const closing = new Spare(slow.ops, () => true);
+    closing.refill();
+    const claimed = closing.claim();
+    await closing.close();
+    assert.equal(await claimed, undefined);
+    assert.deepEqual(slow.discarded, [1], 'made after the close, and discarded');
+    assert.deepEqual(discarded, []);
   });
 
   test('a spare that cannot be made is tried again only after a pause', async () => {
