@@ -14,6 +14,7 @@ import type { Redirect } from '../fetch/index.ts';
 import type { Resolver } from '../guard/lookup.ts';
 import type { Outbound } from '../guard/outbound.ts';
 import type { Encoding } from '../media/encode.ts';
+import { parseQuery } from '../query/index.ts';
 import { DEFAULTS, type LighthouseOptions, type Options, type OverlayOptions, type ScreenshotOptions } from '../query/options.ts';
 import { checkSelectors, prepare, settle, stopAnimations } from './actions.ts';
 import { adblocker, enableAdblock } from './adblock.ts';
@@ -135,11 +136,17 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
   // Made only while no page loads or captures and a slot is free with nobody waiting for one, so it never delays a
   // request that could start now, nor slows one running: on two cores a renderer started beside a capture costs
   // that capture about what the spare saves the next request (bench/RESULTS.md, issue 16).
-  const spare = config.browserSpare ? new Spare(spareOps(base), () => rendering === 0 && limiter.idle) : undefined;
+  const spare = config.browserSpare ? new Spare(spareOps(base, usualSetup), () => rendering === 0 && limiter.idle) : undefined;
   const env: PageEnv = { ...base, spare };
   const audits = new Limiter(1, { maxWaiting: MAX_WAITING_AUDITS });
   /** Pages answered and still closing (withPage's `closing`), each holding its slot until it has closed. */
   const closing = new Set<Promise<void>>();
+
+  /** The page settings of a request that leaves them all at their defaults: each spare is primed with them. */
+  async function usualSetup(): Promise<PageSetup> {
+    const target = new URL('https://example.com/');
+    return (await pageSetup(parseQuery(`url=${encodeURIComponent(target.href)}`), target)).setup;
+  }
 
   async function pageSetup(options: Options, url: URL): Promise<{ setup: PageSetup; emulation: Emulation }> {
     const resolved = await resolveDevice(options.device, options.viewport);

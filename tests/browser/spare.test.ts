@@ -145,6 +145,11 @@ describe('Spare (the keeper)', () => {
 });
 
 const PAGE = '<!doctype html><title>ok</title><style>body{margin:0;background:rgb(0,128,0)}</style>';
+/** What the page finds of its settings, as its title. */
+const MEDIA_PAGE = `<!doctype html><meta name="viewport" content="width=device-width"><title>?</title><script>document.title = JSON.stringify({
+  reducedMotion: matchMedia('(prefers-reduced-motion: reduce)').matches, dark: matchMedia('(prefers-color-scheme: dark)').matches,
+  print: matchMedia('print').matches, width: innerWidth, phone: navigator.userAgent.includes('iPhone'),
+})</script>`;
 
 /** Context id → the distinct `?n=` addresses its pages were navigated to, from the browser's own target events. */
 function recordContexts(browser: Browser): { seen: Map<string, Set<string>>; stop(): void } {
@@ -191,6 +196,7 @@ describe('the warm spare in the renderer', () => {
   before(async () => {
     site = await startServer({
       '/': html(PAGE),
+      '/media': html(MEDIA_PAGE),
       ...stateRoutes(PAGE),
     });
     renderer = testRenderer('127.0.0.1', undefined, {}, {
@@ -231,6 +237,21 @@ describe('the warm spare in the renderer', () => {
     assert.ok(opened.filter(Boolean).length >= 6, `spares were used: ${opened.join(',')}`);
     assert.ok(opened.filter(Boolean).length < n, 'under concurrency some requests made their own page');
     assert.ok((await contextsSettle(browser, 1)) <= 1, 'at most one spare context is left open');
+  });
+
+  test('a spare primed with the usual settings takes each request\'s own: media, device, user agent', async () => {
+    const seen = async (query: string) => {
+      await renderer.warm();
+      opened.length = 0;
+      const result = await render(renderer, `${site.url}/media`, query, { capture: { html: true } });
+      assert.deepEqual(opened, [true], `the spare served ${query || 'the defaults'}`);
+      return JSON.parse(/<title>([^<]*)<\/title>/.exec(result.html ?? '')![1]!.replaceAll('&quot;', '"')) as Record<string, unknown>;
+    };
+    assert.deepEqual(await seen(''), { reducedMotion: true, dark: false, print: false, width: 1280, phone: false });
+    assert.deepEqual(await seen('animations=true&colorScheme=dark&device=iPhone%2015'), { reducedMotion: false, dark: true, print: false, width: 393, phone: true });
+    assert.deepEqual(await seen('mediaType=print&animations=true'), { reducedMotion: false, dark: false, print: true, width: 1280, phone: false });
+    assert.deepEqual(await seen('mediaType=print&colorScheme=dark'), { reducedMotion: true, dark: true, print: true, width: 1280, phone: false });
+    assert.deepEqual(await seen(''), { reducedMotion: true, dark: false, print: false, width: 1280, phone: false });
   });
 
   test('a spare page has nothing from the request before it (cookies, local storage)', async () => {
