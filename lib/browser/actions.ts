@@ -101,9 +101,12 @@ export async function hydrate(open: OpenPage, maxHeight: number, budget: Budget)
   return typeof height === 'number' && height > 0 ? height : undefined;
 }
 
-/** Fonts ready and images in `top`…`bottom` (document pixels) decoded, briefly. */
-export async function settle(open: OpenPage, top: number, bottom: number, budget: Budget): Promise<void> {
+/**
+ * Fonts ready and images in `top`…`bottom` (document pixels) decoded, briefly; without `top` and `bottom`, those in
+ * the viewport where it is scrolled now, read in the same call.
+ */
+export async function settle(open: OpenPage, budget: Budget, top?: number, bottom?: number): Promise<void> {
   open.phase = 'while waiting for fonts and images';
   const waitMs = Math.min(SETTLE_CAP_MS, budget.remaining() * SETTLE_SHARE);
-  await bounded(open.page.evaluate(inPage(FONTS_AND_IMAGES, top, bottom)), waitMs);
+  await bounded(open.page.evaluate(inPage(FONTS_AND_IMAGES, top ?? null, bottom ?? null)), waitMs);
 }

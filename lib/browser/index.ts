@@ -325,7 +325,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
       await page.goto('about:blank', { timeout: Math.max(1, budget.remaining()) });
       await page.setViewport(clampViewport({ ...viewport, isMobile: false, hasTouch: false, isLandscape: false }));
       await page.setContent(html, { waitUntil: 'load', timeout: Math.max(1, budget.remaining()) });
-      await settle(open, 0, viewport.height, budget);
+      await settle(open, budget, 0, viewport.height);
       return Buffer.from(await page.screenshot({ type: 'png', optimizeForSpeed: true }));
     };
     open.phase = 'while drawing the overlay';
