@@ -139,7 +139,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
   const spare = config.browserSpare ? new Spare(spareOps(base, usualSetup), () => rendering === 0 && limiter.idle) : undefined;
   const env: PageEnv = { ...base, spare };
   const audits = new Limiter(1, { maxWaiting: MAX_WAITING_AUDITS });
-  /** Pages answered and still closing (withPage's `closing`), each holding its slot until it has closed. */
+  /** Pages answered and still closing (withPage's `closing`): warm() and close() wait for them. */
   const closing = new Set<Promise<void>>();
 
   /** The page settings of a request that leaves them all at their defaults: each spare is primed with them. */
@@ -168,7 +168,8 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
   /**
    * A page slot, a running browser and a fresh guarded page for `fn`; `lap` marks each stage. `budget` bounds the
    * wait for a slot and the launch, `pageBudget` the page itself (by default the same). `fn`'s value is answered as
-   * soon as it is done; the page's context and proxy close after it, and the slot is held until they have.
+   * soon as it is done, and its slot is free then: the page's context and proxy close after it (closing takes
+   * little CPU, no core), tracked in `closing` for warm() and close() to wait for.
    */
   async function onPage<T>(
     url: URL,
@@ -183,12 +184,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
     }
     const release = await limiter.acquire(budget);
     rendering += 1;
-    // The slot is free once the page is closed, which may be after the answer (withPage's `closing`).
     let closed: Promise<void> | undefined;
-    const free = (): void => {
-      release();
-      spare?.refill();
-    };
     try {
       lap('queue');
       // A dedicated browser (single-process mode) is launched with the page, within withPage's deadline.
@@ -211,12 +207,14 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
       );
     } finally {
       rendering -= 1;
+      release();
       spare?.refill();
       if (closed) {
-        const done = closed.then(free, free).finally(() => closing.delete(done));
+        const done: Promise<void> = closed.catch(() => undefined).finally(() => {
+          closing.delete(done);
+          spare?.refill();
+        });
         closing.add(done);
-      } else {
-        free();
       }
     }
   }
@@ -346,7 +344,8 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
   // Graceful: nothing new is admitted or launched, the spare is closed; what was admitted finishes, then the
   // browser closes. The spare holds a lease on the browser, which the shutdown would otherwise wait for.
   const close = async (): Promise<void> => {
-    const admitted = limiter.close();
+    // Each admitted page adds its close to `closing` as it answers, before its slot is free.
+    const admitted = limiter.close().then(() => Promise.all(closing)).then(() => undefined);
     await Promise.all([spare?.close(), host.shutdown(admitted)]);
   };
   return { render, lighthouse, getBrowser: () => host.getBrowser(), warm, close };

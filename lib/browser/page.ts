@@ -325,6 +325,11 @@ async function attempt<T>(
   };
   const work = (async () => {
     const spare = setup.offline ? undefined : await env.spare?.claim();
+    // A spare that came after the attempt was given up (its deadline passed while the spare was being made).
+    if (spare && holding.over) {
+      await letGo(env, { ...spare, over: false });
+      throw abandoned('its spare was ready');
+    }
     if (spare) {
       holding = { ...spare, over: false };
       onBrowser(spare.lease);
