@@ -14,6 +14,7 @@
  * - `close` stops refilling and discards the spare (and the one being made once it is ready), so a shutdown or
  *   a relaunch leaves no context or proxy behind.
  */
+import { SPARE_CLAIM_MS } from '../time/limits.ts';
 
 /** How a spare is made, checked, watched and thrown away. */
 export interface SpareOps<T> {
@@ -26,12 +27,6 @@ export interface SpareOps<T> {
   /** Closes a spare that will never be handed out. */
   discard(item: T): Promise<void>;
 }
-
-/**
- * Longest wait for a spare being made (normally 50–150 ms): past it the caller opens its own page, whose opening
- * probes the browser (page.ts), so a browser that stopped answering is found as without the spare.
- */
-export const SPARE_CLAIM_MS = 1000;
 
 /** After a spare could not be made, the next try waits this long, doubling up to the cap: no hot loop on a dead browser. */
 const RETRY_MS = 250;

@@ -34,6 +34,11 @@ export const CAPTURE_RESERVE_MS = 3000;
 export const CAPTURE_RESERVE_SHARE = 0.3;
 /** A page normally opens in ~100 ms; one still opening after this has its browser probed. */
 export const OPEN_SLOW_MS = 2000;
+/**
+ * Longest wait for a warm spare being made (normally 50–150 ms; lib/browser/spare.ts): past it the request opens its
+ * own page, whose opening probes the browser, so a browser that stopped answering is found as without the spare.
+ */
+export const SPARE_CLAIM_MS = 1000;
 /** How long closing a page's context may take before the browser is presumed wedged and replaced. */
 export const CONTEXT_CLOSE_MS = 2000;
 /** After DOMContentLoaded, how long `waitUntil=auto` waits for `load` (a tracker that never answers must not stall). */
