@@ -1,9 +1,9 @@
 /**
- * What happens between loading and capturing (docs/CONTRACT.md §2), in this order: animations stopped, `styles`,
- * `scripts`, `waitForSelector`, `click`, `scroll`, `waitForTimeout`; then, just before a capture, a full page is
- * scrolled through for its lazy content, and web fonts and visible images are waited for (each briefly). Page
- * actions are best effort, as in Microlink: a click target that does not exist or a stylesheet that does not load
- * is skipped, not a failed request.
+ * What happens between loading and capturing (docs/CONTRACT.md §2), in this order: animations stopped (as soon as
+ * the page has loaded, beside the network-quiet wait: navigate.ts), `styles`, `scripts`, `waitForSelector`,
+ * `click`, `scroll`, `waitForTimeout`; then, just before a capture, a full page is scrolled through for its lazy
+ * content, and web fonts and visible images are waited for (each briefly). Page actions are best effort, as in
+ * Microlink: a click target that does not exist or a stylesheet that does not load is skipped, not a failed request.
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Page } from 'puppeteer-core';
@@ -46,9 +46,14 @@ export async function checkSelectors(page: Page, selectors: ReadonlyArray<readon
   if (bad) throw invalidSelector(bad[0], bad[1]);
 }
 
+/** `animations=false`: CSS animations and transitions stopped (render runs it beside the network-quiet wait). */
+export async function stopAnimations(open: OpenPage, budget: Budget): Promise<void> {
+  await bounded(open.page.addStyleTag({ content: NO_ANIMATIONS_CSS }), budget.remaining());
+}
+
+/** The page actions after `animations`, in the order of the file's header. */
 export async function prepare(open: OpenPage, options: Options, budget: Budget): Promise<void> {
   const { page } = open;
-  if (!options.animations) await bounded(page.addStyleTag({ content: NO_ANIMATIONS_CSS }), budget.remaining());
   open.phase = 'while adding styles and scripts';
   for (const style of options.styles) {
     await bounded(page.addStyleTag(isAddress(style) ? { url: style.trim() } : { content: style }), budget.remaining());
@@ -101,9 +106,12 @@ export async function hydrate(open: OpenPage, maxHeight: number, budget: Budget)
   return typeof height === 'number' && height > 0 ? height : undefined;
 }
 
-/** Fonts ready and images in `top`…`bottom` (document pixels) decoded, briefly. */
-export async function settle(open: OpenPage, top: number, bottom: number, budget: Budget): Promise<void> {
+/**
+ * Fonts ready and images in `top`…`bottom` (document pixels) decoded, briefly; without `top` and `bottom`, those in
+ * the viewport where it is scrolled now, read in the same call.
+ */
+export async function settle(open: OpenPage, budget: Budget, top?: number, bottom?: number): Promise<void> {
   open.phase = 'while waiting for fonts and images';
   const waitMs = Math.min(SETTLE_CAP_MS, budget.remaining() * SETTLE_SHARE);
-  await bounded(open.page.evaluate(inPage(FONTS_AND_IMAGES, top, bottom)), waitMs);
+  await bounded(open.page.evaluate(inPage(FONTS_AND_IMAGES, top ?? null, bottom ?? null)), waitMs);
 }

@@ -79,16 +79,15 @@ export async function screenshot(open: OpenPage, options: ScreenshotOptions, vie
   if (options.element) {
     const clip = await elementClip(open, options.element, budget);
     clip.height = Math.min(clip.height, maxCssHeight);
-    await settle(open, clip.y, clip.y + clip.height, budget);
+    await settle(open, budget, clip.y, clip.y + clip.height);
     capture = { ...capture, clip, captureBeyondViewport: true };
   } else if (options.fullPage) {
     const measured = (await hydrate(open, maxCssHeight, budget)) ?? Number(await page.evaluate(inPage(TOP_AND_HEIGHT)));
     const height = Math.min(measured || viewport.height, maxCssHeight);
-    await settle(open, 0, height, budget);
+    await settle(open, budget, 0, height);
     capture = { ...capture, clip: { x: 0, y: 0, width: viewport.width, height }, captureBeyondViewport: true };
   } else {
-    const scrollY = Number(await page.evaluate('scrollY')) || 0;
-    await settle(open, scrollY, scrollY + viewport.height, budget);
+    await settle(open, budget);
   }
   open.phase = 'while capturing the screenshot';
   const captured = Buffer.from(await page.screenshot(capture));

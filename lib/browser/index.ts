@@ -14,8 +14,9 @@ import type { Redirect } from '../fetch/index.ts';
 import type { Resolver } from '../guard/lookup.ts';
 import type { Outbound } from '../guard/outbound.ts';
 import type { Encoding } from '../media/encode.ts';
+import { parseQuery } from '../query/index.ts';
 import { DEFAULTS, type LighthouseOptions, type Options, type OverlayOptions, type ScreenshotOptions } from '../query/options.ts';
-import { checkSelectors, prepare, settle } from './actions.ts';
+import { checkSelectors, prepare, settle, stopAnimations } from './actions.ts';
 import { adblocker, enableAdblock } from './adblock.ts';
 import { codeLanguage, showCode } from './code.ts';
 import { BrowserHost } from './browser.ts';
@@ -87,7 +88,8 @@ export interface Renderer {
   getBrowser(): Promise<Browser>;
   /**
    * Starts the browser and makes the spare page ahead of the first request (GLANCE_BROWSER_AT_INIT, in Lambda's
-   * init phase); resolves once both are ready. Failures are left for the first request to meet.
+   * init phase); resolves once both are ready. Pages still closing after their answer are waited for first: a
+   * spare is made only when no page renders. Failures are left for the first request to meet.
    */
   warm(): Promise<void>;
   /** Stops: new renders get EBUSY at once, admitted ones finish, then the browser closes. No relaunch after. */
@@ -129,10 +131,22 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
   const host = new BrowserHost({ chromium: config.chromium, policy: config.policy, extraArgs, maxPages: config.browserMaxPages });
   const limiter = new Limiter(MAX_PAGES);
   const base: PageEnv = { host, policy: config.policy, resolver, events };
-  // Made only while a page slot is free and nobody waits, so it never delays a request that could start now.
-  const spare = config.browserSpare ? new Spare(spareOps(base), () => limiter.idle) : undefined;
+  /** Pages loading or capturing now (withPage's work, not yet answered); a page closing after its answer is not. */
+  let rendering = 0;
+  // Made only while no page loads or captures and a slot is free with nobody waiting for one, so it never delays a
+  // request that could start now, nor slows one running: on two cores a renderer started beside a capture costs
+  // that capture about what the spare saves the next request (bench/RESULTS.md, issue 16).
+  const spare = config.browserSpare ? new Spare(spareOps(base, usualSetup), () => rendering === 0 && limiter.idle) : undefined;
   const env: PageEnv = { ...base, spare };
   const audits = new Limiter(1, { maxWaiting: MAX_WAITING_AUDITS });
+  /** Pages answered and still closing (withPage's `closing`): warm() and close() wait for them. */
+  const closing = new Set<Promise<void>>();
+
+  /** The page settings of a request that leaves them all at their defaults: each spare is primed with them. */
+  async function usualSetup(): Promise<PageSetup> {
+    const target = new URL('https://example.com/');
+    return (await pageSetup(parseQuery(`url=${encodeURIComponent(target.href)}`), target)).setup;
+  }
 
   async function pageSetup(options: Options, url: URL): Promise<{ setup: PageSetup; emulation: Emulation }> {
     const resolved = await resolveDevice(options.device, options.viewport);
@@ -153,7 +167,9 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
 
   /**
    * A page slot, a running browser and a fresh guarded page for `fn`; `lap` marks each stage. `budget` bounds the
-   * wait for a slot and the launch, `pageBudget` the page itself (by default the same).
+   * wait for a slot and the launch, `pageBudget` the page itself (by default the same). `fn`'s value is answered as
+   * soon as it is done, and its slot is free then: the page's context and proxy close after it (closing takes
+   * little CPU, no core), tracked in `closing` for warm() and close() to wait for.
    */
   async function onPage<T>(
     url: URL,
@@ -167,6 +183,8 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
       throw new GlanceError('EINVALURL', `Only http(s) pages can be rendered, not ${url.protocol} addresses.`);
     }
     const release = await limiter.acquire(budget);
+    rendering += 1;
+    let closed: Promise<void> | undefined;
     try {
       lap('queue');
       // A dedicated browser (single-process mode) is launched with the page, within withPage's deadline.
@@ -176,14 +194,28 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
         });
         lap('launch');
       }
-      return await withPage(env, pageBudget, setup, async (open) => {
-        open.subject = url.href;
-        lap('open');
-        return fn(open);
-      });
+      return await withPage(
+        env,
+        pageBudget,
+        setup,
+        async (open) => {
+          open.subject = url.href;
+          lap('open');
+          return fn(open);
+        },
+        (closing) => (closed = closing),
+      );
     } finally {
+      rendering -= 1;
       release();
       spare?.refill();
+      if (closed) {
+        const done: Promise<void> = closed.catch(() => undefined).finally(() => {
+          closing.delete(done);
+          spare?.refill();
+        });
+        closing.add(done);
+      }
     }
   }
 
@@ -210,7 +242,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
         const wantsCapture = capture.screenshot || capture.pdf;
         const reserve = wantsCapture ? Math.min(CAPTURE_RESERVE_MS, budget.remaining() * CAPTURE_RESERVE_SHARE) : 0;
         const loading = budget.slice(Infinity, reserve);
-        const navigation = await navigate(open, url, options.waitUntil, loading);
+        const navigation = await navigate(open, url, options.waitUntil, loading, options.animations ? undefined : () => stopAnimations(open, loading));
         lap('navigate');
         await prepare(open, options, loading);
         lap('actions');
@@ -234,7 +266,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
       },
       lap,
     );
-    // Under way since the capture, and waited for once the page is closed and its slot free (it needs neither).
+    // Under way since the capture, and waited for once the page's work is done (it needs neither the page nor its slot).
     if (composing) {
       rendered.screenshot = await composing();
       lap('overlay');
@@ -291,7 +323,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
       await page.goto('about:blank', { timeout: Math.max(1, budget.remaining()) });
       await page.setViewport(clampViewport({ ...viewport, isMobile: false, hasTouch: false, isLandscape: false }));
       await page.setContent(html, { waitUntil: 'load', timeout: Math.max(1, budget.remaining()) });
-      await settle(open, 0, viewport.height, budget);
+      await settle(open, budget, 0, viewport.height);
       return Buffer.from(await page.screenshot({ type: 'png', optimizeForSpeed: true }));
     };
     open.phase = 'while drawing the overlay';
@@ -302,6 +334,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
   async function warm(): Promise<void> {
     try {
       if (!host.dedicated) await host.getBrowser();
+      await Promise.all(closing);
       await spare?.prepare();
     } catch {
       // The first request launches again and reports what went wrong, with its own request id.
@@ -311,7 +344,8 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
   // Graceful: nothing new is admitted or launched, the spare is closed; what was admitted finishes, then the
   // browser closes. The spare holds a lease on the browser, which the shutdown would otherwise wait for.
   const close = async (): Promise<void> => {
-    const admitted = limiter.close();
+    // Each admitted page adds its close to `closing` as it answers, before its slot is free.
+    const admitted = limiter.close().then(() => Promise.all(closing)).then(() => undefined);
     await Promise.all([spare?.close(), host.shutdown(admitted)]);
   };
   return { render, lighthouse, getBrowser: () => host.getBrowser(), warm, close };

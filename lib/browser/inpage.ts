@@ -108,9 +108,13 @@ export const HYDRATE = `async (maxHeight, maxSteps, frameMs, scrollMs, imagesMs,
 
 /**
  * Resolves once web fonts are ready and every image that overlaps the area to capture (`top` to `bottom`, in
- * document pixels) has loaded and decoded or failed.
+ * document pixels; null for the viewport where it is scrolled now) has loaded and decoded or failed.
  */
 export const FONTS_AND_IMAGES = `(top, bottom) => {
+  if (top === null) {
+    top = scrollY;
+    bottom = scrollY + innerHeight;
+  }
   const visible = [...document.images].filter((image) => {
     const box = image.getBoundingClientRect();
     const start = box.top + scrollY;

@@ -51,13 +51,24 @@ function admits(allowance: Outbound, url: string): boolean {
   }
 }
 
-/** Turns interception on for `page`; `targetOnly` names are lower case. */
-export async function interceptRequests(page: Page, origin: string | undefined, targetOnly: Readonly<Record<string, string>>): Promise<void> {
+/** Where the caller's target-only headers go: the target's origin, and the headers (names lower case). */
+export interface Route {
+  readonly origin: string | undefined;
+  readonly targetOnly: Readonly<Record<string, string>>;
+}
+
+/**
+ * Turns interception on for `page`, with `route`; the function answered sets the route of a page turned on before
+ * its request was known (the warm spare, page.ts), and must be called before it navigates.
+ */
+export async function interceptRequests(page: Page, route: Route): Promise<(next: Route) => void> {
   const allowance = new Outbound(PAGE_LIMITS);
+  let { origin, targetOnly } = route;
   await page.setRequestInterception(true);
   page.on('request', (request: HTTPRequest) => {
     if (request.isInterceptResolutionHandled()) return;
     if (!admits(allowance, request.url())) return void request.abort('blockedbyclient', 0);
     void request.continue({ headers: outgoingHeaders(request.url(), request.headers(), origin, targetOnly) }, 0);
   });
+  return (next) => ({ origin, targetOnly } = next);
 }

@@ -1,17 +1,18 @@
 /**
  * Loading the target (docs/CONTRACT.md §2 `waitUntil`) and reporting its main response. `auto` is: the document, then
- * `load` for at most AUTO_LOAD_CAP_MS, then a short network-idle wait, so a page with one request that never
- * ends is still captured (what loaded); an explicit waitUntil that is not met within budget is EBRWSRTIMEOUT.
+ * `load` for at most AUTO_LOAD_CAP_MS, then a short wait for network quiet (quiet.ts), so a page with one request that
+ * never ends is still captured (what loaded); an explicit waitUntil that is not met within budget is EBRWSRTIMEOUT.
  */
 import type { HTTPRequest, HTTPResponse, PuppeteerLifeCycleEvent } from 'puppeteer-core';
 import type { Budget } from '../time/budget.ts';
-import { AUTO_IDLE_CAP_MS, AUTO_IDLE_MS, AUTO_LOAD_CAP_MS } from '../time/limits.ts';
+import { AUTO_LOAD_CAP_MS } from '../time/limits.ts';
 import { GlanceError } from '../errors.ts';
 import { responseHeaders } from '../fetch/headers.ts';
 import type { Redirect } from '../fetch/index.ts';
 import type { WaitUntil } from '../query/options.ts';
 import { browserTimeout, documentFailure, isTimeout } from './errors.ts';
 import type { OpenPage } from './page.ts';
+import { watchNetwork } from './quiet.ts';
 
 export interface Navigation {
   /** The final address, after redirects. */
@@ -37,7 +38,17 @@ function redirectsOf(response: HTTPResponse): Redirect[] {
 const headersOf = (response: HTTPResponse): Record<string, string> =>
   responseHeaders(Object.fromEntries(Object.entries(response.headers()).map(([name, value]) => [name, value.split('\n')])));
 
-export async function navigate(open: OpenPage, url: URL, waitUntil: readonly WaitUntil[], budget: Budget): Promise<Navigation> {
+/**
+ * Loads `url` by `waitUntil`. `afterLoad`, when given, runs once the page has loaded, beside `auto`'s wait for network
+ * quiet (which costs the page nothing while it waits), and is waited for too.
+ */
+export async function navigate(
+  open: OpenPage,
+  url: URL,
+  waitUntil: readonly WaitUntil[],
+  budget: Budget,
+  afterLoad: () => Promise<void> = async () => undefined,
+): Promise<Navigation> {
   const { page, proxy } = open;
   const isMain = (request: HTTPRequest): boolean => request.isNavigationRequest() && request.frame() === page.mainFrame();
   let mainResponse: HTTPResponse | undefined;
@@ -53,35 +64,38 @@ export async function navigate(open: OpenPage, url: URL, waitUntil: readonly Wai
   const events = waitUntil.filter((event): event is PuppeteerLifeCycleEvent => event !== 'auto');
   if (auto && !events.includes('load')) events.push('load');
   const budgetMs = budget.remaining();
-  open.phase = `while loading (waitUntil=${waitUntil.join(',')})`;
-  const goto = page.goto(url.href, { waitUntil: events, timeout: Math.max(1, budgetMs) });
-  goto.catch(() => undefined);
-
-  let response: HTTPResponse | null | undefined;
+  // Watched from before the navigation: the quiet counts from the network's own last event, even before `load`.
+  const network = auto ? watchNetwork(page) : undefined;
   try {
-    if (auto) {
-      // From DOMContentLoaded on, `load` gets AUTO_LOAD_CAP_MS of the budget.
-      const loaded = new Promise<void>((resolve) => page.once('domcontentloaded', () => resolve()));
-      const settled = await Promise.race([goto, loaded.then(() => budget.slice(AUTO_LOAD_CAP_MS).race(goto, () => 'stalled' as const))]);
-      response = settled === 'stalled' ? mainResponse : settled;
-    } else {
-      response = await goto;
+    open.phase = `while loading (waitUntil=${waitUntil.join(',')})`;
+    const goto = page.goto(url.href, { waitUntil: events, timeout: Math.max(1, budgetMs) });
+    goto.catch(() => undefined);
+
+    let response: HTTPResponse | null | undefined;
+    try {
+      if (auto) {
+        // From DOMContentLoaded on, `load` gets AUTO_LOAD_CAP_MS of the budget.
+        const loaded = new Promise<void>((resolve) => page.once('domcontentloaded', () => resolve()));
+        const settled = await Promise.race([goto, loaded.then(() => budget.slice(AUTO_LOAD_CAP_MS).race(goto, () => 'stalled' as const))]);
+        response = settled === 'stalled' ? mainResponse : settled;
+      } else {
+        response = await goto;
+      }
+    } catch (error) {
+      // `auto` captures what loaded: a document that arrived is enough when `load` never comes.
+      if (!(auto && isTimeout(error) && mainResponse)) {
+        throw isTimeout(error) ? browserTimeout(url.href, open.phase, budgetMs, error) : documentFailure(error, failedUrl, proxy);
+      }
+      response = mainResponse;
     }
-  } catch (error) {
-    // `auto` captures what loaded: a document that arrived is enough when `load` never comes.
-    if (!(auto && isTimeout(error) && mainResponse)) {
-      throw isTimeout(error) ? browserTimeout(url.href, open.phase, budgetMs, error) : documentFailure(error, failedUrl, proxy);
-    }
-    response = mainResponse;
+    const loadedAt = performance.now();
+    if (network) open.phase = 'while waiting for the network to settle';
+    await Promise.all([afterLoad(), network?.settled(loadedAt, Math.max(1, budget.remaining()))]);
+    // The latest main-document response: a script or meta refresh may have moved the page on since goto.
+    return describe(mainResponse ?? response ?? undefined, page.url(), open);
+  } finally {
+    network?.stop();
   }
-  if (auto) {
-    open.phase = 'while waiting for the network to settle';
-    await page
-      .waitForNetworkIdle({ idleTime: AUTO_IDLE_MS, timeout: Math.max(1, Math.min(AUTO_IDLE_CAP_MS, budget.remaining())) })
-      .catch(() => undefined);
-  }
-  // The latest main-document response: a script or meta refresh may have moved the page on since goto.
-  return describe(mainResponse ?? response ?? undefined, page.url(), open);
 }
 
 function describe(response: HTTPResponse | undefined, pageUrl: string, open: OpenPage): Navigation {

@@ -16,7 +16,7 @@ import type { BrowserHost, Lease } from './browser.ts';
 import type { Viewport } from './devices.ts';
 import { browserTimeout, isGone, pageCrashed } from './errors.ts';
 import { startProxy, type GuardedProxy } from './proxy.ts';
-import { interceptRequests } from './intercept.ts';
+import { interceptRequests, type Route } from './intercept.ts';
 import type { Spare, SpareOps } from './spare.ts';
 
 /** What went wrong with the browser, for whoever counts it (the Lambda handler's metrics). */
@@ -75,33 +75,75 @@ function extraHeaders(caller: Readonly<Record<string, string>>): Record<string, 
   );
 }
 
-async function applySetup(page: Page, setup: PageSetup): Promise<void> {
+/** A page's settings as sent to Chromium: what applySetup compares to leave out what a primed spare has already. */
+interface Applied {
+  readonly viewport: string;
+  readonly userAgent: string;
+  readonly javascript: boolean;
+  readonly media: string;
+  readonly everywhere: Readonly<Record<string, string>>;
+  readonly route: Route;
+}
+
+function applied(setup: PageSetup): Applied & { features: MediaFeature[] } {
   const userAgent = Object.entries(setup.headers).find(([name]) => name.toLowerCase() === 'user-agent')?.[1] ?? setup.userAgent;
   const features: MediaFeature[] = [];
   if (setup.colorScheme !== 'no-preference') features.push({ name: 'prefers-color-scheme', value: setup.colorScheme });
   if (setup.reducedMotion) features.push({ name: 'prefers-reduced-motion', value: 'reduce' });
   const { everywhere, targetOnly } = splitCallerHeaders(extraHeaders(setup.headers));
-  page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
-  await Promise.all([
-    page.setViewport(setup.viewport),
-    page.setUserAgent({ userAgent }),
-    setup.javascript ? undefined : page.setJavaScriptEnabled(false),
-    emulateMedia(page, setup.mediaType, features),
+  return {
+    viewport: JSON.stringify(setup.viewport),
+    userAgent,
+    javascript: setup.javascript,
+    media: JSON.stringify([setup.mediaType, features]),
+    features,
+    everywhere,
+    route: { origin: setup.origin, targetOnly },
+  };
+}
+
+/**
+ * What a spare was set up with ahead of its request (spareOps' `prime`): its settings, and how to give its
+ * interception the request's route.
+ */
+interface Primed {
+  readonly applied: Applied;
+  readonly route: (next: Route) => void;
+}
+
+/**
+ * Applies `setup` to a blank page; on a primed spare only what differs from what it was primed with (for a request
+ * with the usual settings, nothing: the request starts at `goto`). Answers the page's route setter.
+ */
+async function applySetup(page: Page, setup: PageSetup, primed?: Primed): Promise<Primed['route']> {
+  const wanted = applied(setup);
+  const had = primed?.applied;
+  if (!had) page.on('dialog', (dialog) => void dialog.dismiss().catch(() => undefined));
+  const [route] = await Promise.all([
+    had ? primed.route : interceptRequests(page, wanted.route),
+    had?.viewport === wanted.viewport ? undefined : page.setViewport(setup.viewport),
+    had?.userAgent === wanted.userAgent ? undefined : page.setUserAgent({ userAgent: wanted.userAgent }),
+    (had?.javascript ?? true) === wanted.javascript ? undefined : page.setJavaScriptEnabled(wanted.javascript),
+    had?.media === wanted.media ? undefined : emulateMedia(page, setup.mediaType, wanted.features, had !== undefined),
     // accept-language is CORS-safelisted, so setting it for every request triggers no preflight.
-    Object.keys(everywhere).length > 0 ? page.setExtraHTTPHeaders(everywhere) : undefined,
-    interceptRequests(page, setup.origin, targetOnly),
+    JSON.stringify(had?.everywhere ?? {}) === JSON.stringify(wanted.everywhere) ? undefined : page.setExtraHTTPHeaders(wanted.everywhere),
   ]);
+  route(wanted.route);
+  return route;
 }
 
 /**
  * Puppeteer's emulateMediaType and emulateMediaFeatures each send Emulation.setEmulatedMedia with only their
  * half, and each call resets the other half; print media with features therefore goes in one call of our own.
+ * `reset`: the page had other features emulated (a primed spare), which screen media without features must clear.
  */
-async function emulateMedia(page: Page, mediaType: MediaType, features: MediaFeature[]): Promise<void> {
+async function emulateMedia(page: Page, mediaType: MediaType, features: MediaFeature[], reset: boolean): Promise<void> {
   if (mediaType === 'screen') {
-    if (features.length > 0) await page.emulateMediaFeatures(features);
+    if (features.length > 0 || reset) await page.emulateMediaFeatures(features);
     return;
   }
+  // Its own session's settings are not the page's: the page's own features are cleared first.
+  if (reset) await page.emulateMediaFeatures([]);
   const session = await page.createCDPSession();
   await session.send('Emulation.setEmulatedMedia', { media: mediaType, features });
 }
@@ -166,6 +208,8 @@ export interface Opened {
   readonly lease: Lease;
   readonly context: BrowserContext;
   readonly page: Page;
+  /** A spare's settings applied ahead (spareOps' `prime`); none for a page opened for its request. */
+  readonly primed?: Primed | undefined;
 }
 
 /**
@@ -178,6 +222,9 @@ interface Holding {
   context?: BrowserContext;
   over: boolean;
 }
+
+/** Receives the close of a page whose work is done (see withPage). */
+export type Closing = (closed: Promise<void>) => void;
 
 const abandoned = (what: string): Error => new Error(`The page was abandoned before ${what}.`);
 
@@ -223,13 +270,21 @@ async function letGo(env: PageEnv, holding: Holding): Promise<void> {
   await proxy?.close();
 }
 
-/** How page.ts's spares are made and checked, for spare.ts. Offline pages never take one: its proxy is online. */
-export function spareOps(env: PageEnv): SpareOps<Opened> {
+/**
+ * How page.ts's spares are made and checked, for spare.ts. Offline pages never take one: its proxy is online.
+ * `prime`: the settings most requests have (the default device and options), applied to each spare as it is made,
+ * so that such a request sends nothing before `goto`; a request with others has only the difference applied.
+ */
+export function spareOps(env: PageEnv, prime?: () => Promise<PageSetup>): SpareOps<Opened> {
   return {
     make: async () => {
       const holding: Holding = { over: false };
       try {
-        return await openPage(env, false, holding);
+        const opened = await openPage(env, false, holding);
+        if (!prime) return opened;
+        const setup = await prime();
+        const route = await applySetup(opened.page, setup);
+        return { ...opened, primed: { applied: applied(setup), route } };
       } catch (error) {
         await letGo(env, holding);
         throw error;
@@ -250,8 +305,16 @@ export function spareOps(env: PageEnv): SpareOps<Opened> {
   };
 }
 
-async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (open: OpenPage) => Promise<T>, outcome: Outcome): Promise<T> {
+async function attempt<T>(
+  env: PageEnv,
+  budget: Budget,
+  setup: PageSetup,
+  fn: (open: OpenPage) => Promise<T>,
+  outcome: Outcome,
+  closing: Closing | undefined,
+): Promise<T> {
   let session: OpenPage | undefined;
+  let done = false;
   const total = budget.remaining();
   let holding: Holding = { over: false };
   let stopWatching: (() => void) | undefined;
@@ -261,13 +324,18 @@ async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (o
     stopWatching = watchOpening(env.host, lease.browser);
   };
   const work = (async () => {
-    const spare = setup.offline ? undefined : env.spare?.take();
+    const spare = setup.offline ? undefined : await env.spare?.claim();
+    // A spare that came after the attempt was given up (its deadline passed while the spare was being made).
+    if (spare && holding.over) {
+      await letGo(env, { ...spare, over: false });
+      throw abandoned('its spare was ready');
+    }
     if (spare) {
       holding = { ...spare, over: false };
       onBrowser(spare.lease);
     }
     env.events?.pageOpened?.(spare !== undefined);
-    const { page, proxy } = spare ?? (await openPage(env, setup.offline ?? false, holding, onBrowser));
+    const { page, proxy, primed } = spare ?? (await openPage(env, setup.offline ?? false, holding, onBrowser));
     // Puppeteer's 'error' event is Inspector.targetCrashed: this page's renderer died (out of memory, say).
     const crashed = new Promise<never>((_, reject) =>
       page.once('error', (error) => {
@@ -276,15 +344,17 @@ async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (o
       }),
     );
     crashed.catch(() => undefined);
-    await applySetup(page, setup);
+    await applySetup(page, setup, primed);
     stopWatching?.();
     session = { page, proxy, budget, phase: 'while opening', subject: 'the page' };
     return Promise.race([fn(session), crashed]);
   })();
   try {
-    return await budget.race(work, () => {
+    const value = await budget.race(work, () => {
       throw browserTimeout(session?.subject ?? 'the page', session?.phase ?? 'while opening', total);
     });
+    done = true;
+    return value;
   } catch (error) {
     const { browser } = outcome;
     // Read before the release below closes a dedicated browser, which would make it look lost.
@@ -293,7 +363,10 @@ async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (o
     throw error;
   } finally {
     stopWatching?.();
-    await letGo(env, holding);
+    const closed = letGo(env, holding);
+    // A failed attempt is closed before the retry or the error; a done one's close need not hold up the answer.
+    if (done && closing) closing(closed);
+    else await closed;
   }
 }
 
@@ -305,18 +378,27 @@ async function attempt<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (o
  *   next renderer too, at twice the cost.
  * - A page whose document or context vanished while the browser lives (a late client-side redirect mid-capture)
  *   is retried once in a new context.
+ *
+ * With `closing`, the page of work that succeeded is closed in the background, after withPage has answered:
+ * `closing` receives the close (it never rejects), for whoever must wait for it (the page's slot, a shutdown).
  */
-export async function withPage<T>(env: PageEnv, budget: Budget, setup: PageSetup, fn: (open: OpenPage) => Promise<T>): Promise<T> {
+export async function withPage<T>(
+  env: PageEnv,
+  budget: Budget,
+  setup: PageSetup,
+  fn: (open: OpenPage) => Promise<T>,
+  closing?: Closing,
+): Promise<T> {
   const first = freshOutcome();
   try {
-    return await attempt(env, budget, setup, fn, first);
+    return await attempt(env, budget, setup, fn, first, closing);
   } catch (error) {
     const lost = browserLost(env, first);
     report(env, first, lost);
     const retry = !first.crashed && (lost || (!(error instanceof GlanceError) && isGone(error)));
     if (!retry || budget.remaining() < MIN_RENDER_MS) throw outcomeError(error, first, lost);
     const second = freshOutcome();
-    return attempt(env, budget, setup, fn, second).catch((again: unknown) => {
+    return attempt(env, budget, setup, fn, second, closing).catch((again: unknown) => {
       const lostAgain = browserLost(env, second);
       report(env, second, lostAgain);
       throw outcomeError(again, second, lostAgain);

@@ -1,15 +1,20 @@
 /**
- * A warm spare (issue 16): the next request's isolated page made while the browser has a free slot and nobody
- * waiting, so that request starts at `goto` instead of paying for a context, a proxy and a renderer (~50–150 ms
- * of a ~400 ms capture here, more under load). What one spare is (a context and its proxy, or in single-process
- * mode a whole browser) is page.ts's business; this file only keeps at most one ready and never shares it:
- * - `take` hands the spare to one caller and forgets it; a spare whose browser or page died is discarded there,
- *   never handed out;
- * - a new one is made in the background (`refill`), never on a caller's clock: a caller that finds none makes
- *   its own page as without a spare;
+ * A warm spare (issue 16): the next request's isolated page made while the browser is idle (no page loading or
+ * capturing, nobody waiting), so that request starts at `goto` instead of paying for a context, a proxy and a
+ * renderer (~50–150 ms of a ~400 ms capture here, more under load). What one spare is (a context and its proxy, or
+ * in single-process mode a whole browser) is page.ts's business; this file only keeps at most one ready and never
+ * shares it:
+ * - `take` hands the ready spare to one caller and forgets it; a spare whose browser or page died is discarded
+ *   there, never handed out;
+ * - `claim` does the same, and when none is ready but one is being made, hands that one to this caller alone once
+ *   it is ready (at most SPARE_CLAIM_MS): it began before the caller came, so it is ready sooner than a page the
+ *   caller would start now, and two renderers are not started at once on the same CPU;
+ * - a new one is made in the background (`refill`), never on a caller's clock: a caller that finds none ready or
+ *   on its way makes its own page as without a spare;
  * - `close` stops refilling and discards the spare (and the one being made once it is ready), so a shutdown or
  *   a relaunch leaves no context or proxy behind.
  */
+import { SPARE_CLAIM_MS } from '../time/limits.ts';
 
 /** How a spare is made, checked, watched and thrown away. */
 export interface SpareOps<T> {
@@ -33,6 +38,8 @@ export class Spare<T> {
   readonly #idle: () => boolean;
   #ready: { item: T; unwatch: () => void } | undefined;
   #making: Promise<void> | undefined;
+  /** The caller the spare being made is promised to (`claim`). */
+  #claimant: ((item: T | undefined) => void) | undefined;
   #closed = false;
   #failures = 0;
   #retryAt = 0;
@@ -57,10 +64,40 @@ export class Spare<T> {
     return item;
   }
 
+  /**
+   * The ready spare, or the one being made once it is ready, for this caller alone; undefined when there is none,
+   * when it cannot be made, when another caller claimed it first, or when it is not ready within `waitMs`.
+   */
+  async claim(waitMs = SPARE_CLAIM_MS): Promise<T | undefined> {
+    const ready = this.take();
+    if (ready !== undefined || this.#making === undefined || this.#claimant !== undefined) return ready;
+    let timer: NodeJS.Timeout | undefined;
+    const claimed = new Promise<T | undefined>((resolve) => {
+      this.#claimant = resolve;
+      timer = setTimeout(() => {
+        // Given up: the spare, once made, is kept for the next caller.
+        if (this.#claimant === resolve) this.#claimant = undefined;
+        resolve(undefined);
+      }, waitMs);
+    });
+    const item = await claimed;
+    clearTimeout(timer);
+    return item;
+  }
+
   /** Starts making a spare when there is none, none on the way, and the browser is idle. */
   refill(): void {
     if (this.#closed || this.#ready !== undefined || this.#making || Date.now() < this.#retryAt || !this.#idle()) return;
-    this.#making = this.#make().finally(() => (this.#making = undefined));
+    this.#making = this.#make().then((item) => {
+      this.#making = undefined;
+      const claimant = this.#claimant;
+      this.#claimant = undefined;
+      if (item === undefined) return claimant?.(undefined);
+      if (!claimant) return this.#keep(item);
+      // Handed out as by `take`, and the next one begun.
+      claimant(item);
+      this.refill();
+    });
   }
 
   /** Makes a spare now if one may be made, and resolves once it is ready (or could not be made). */
@@ -78,17 +115,26 @@ export class Spare<T> {
     await Promise.all([ready === undefined ? undefined : this.#ops.discard(ready.item), this.#making]);
   }
 
-  async #make(): Promise<void> {
+  /** A new spare, or undefined when it could not be made or the keeper closed meanwhile (it is discarded then). */
+  async #make(): Promise<T | undefined> {
     let item: T;
     try {
       item = await this.#ops.make();
     } catch {
       this.#failures += 1;
       this.#retryAt = Date.now() + Math.min(RETRY_CAP_MS, RETRY_MS * 2 ** (this.#failures - 1));
-      return;
+      return undefined;
     }
     this.#failures = 0;
-    if (this.#closed) return this.#ops.discard(item);
+    if (this.#closed) {
+      await this.#ops.discard(item);
+      return undefined;
+    }
+    return item;
+  }
+
+  /** Keeps `item` ready until it is taken, or discarded when it dies first. */
+  #keep(item: T): void {
     // A spare that dies while it waits is closed at once (its proxy and context freed); the next caller's need
     // makes the next one, so a crashed browser is not relaunched for a spare nobody asked for.
     const ready = {

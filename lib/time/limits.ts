@@ -34,13 +34,25 @@ export const CAPTURE_RESERVE_MS = 3000;
 export const CAPTURE_RESERVE_SHARE = 0.3;
 /** A page normally opens in ~100 ms; one still opening after this has its browser probed. */
 export const OPEN_SLOW_MS = 2000;
+/**
+ * Longest wait for a warm spare being made (normally 50–150 ms; lib/browser/spare.ts): past it the request opens its
+ * own page, whose opening probes the browser, so a browser that stopped answering is found as without the spare.
+ */
+export const SPARE_CLAIM_MS = 1000;
 /** How long closing a page's context may take before the browser is presumed wedged and replaced. */
 export const CONTEXT_CLOSE_MS = 2000;
 /** After DOMContentLoaded, how long `waitUntil=auto` waits for `load` (a tracker that never answers must not stall). */
 export const AUTO_LOAD_CAP_MS = 5_000;
-/** `auto`'s network-idle wait: this much quiet… */
+/**
+ * `auto`'s network quiet (lib/browser/quiet.ts), after `load`: nothing in flight, this long since `load` and since
+ * the network's last event. Load handlers and zero-delay timers run within a few ms of `load`, animation frames
+ * every 16.7 ms, and intersection observers (lazy loaders) report in the frame after the layout that moves an element
+ * into view: three frames cover those, and the browser reporting a request under load, with room to spare.
+ */
+export const AUTO_QUIET_MIN_MS = 50;
+/** …and this long since the last fetch or XHR answer, which the page's own code acts on before asking for more… */
 export const AUTO_IDLE_MS = 150;
-/** …waited for at most this long. */
+/** …all of it at most this long after `load`. */
 export const AUTO_IDLE_CAP_MS = 750;
 /** Longest wait for fonts and images before a capture: a slow image must not leave the capture itself without time… */
 export const SETTLE_CAP_MS = 1000;

@@ -13,13 +13,13 @@ import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { chromiumChildren, pixel, png, render, stateRoutes, testRenderer } from './helpers.ts';
 
 /** Spares numbered in order of making; what was discarded, and `lose(n)` kills spare n while it waits. */
-function plainOps(options: { fail?: () => boolean; usable?: (n: number) => boolean } = {}) {
+function plainOps(options: { fail?: () => boolean; usable?: (n: number) => boolean; makeMs?: number } = {}) {
   let made = 0;
   const discarded: number[] = [];
   const watchers = new Map<number, () => void>();
   const ops: SpareOps<number> = {
     make: async () => {
-      await sleep(5);
+      await sleep(options.makeMs ?? 5);
       if (options.fail?.()) throw new Error('no browser');
       return ++made;
     },
@@ -89,6 +89,46 @@ describe('Spare (the keeper)', () => {
     assert.equal(spare.take(), undefined);
   });
 
+  test('a claim gets the spare being made, once ready, for one caller alone; the next is begun after it', async () => {
+    const { ops, made } = plainOps();
+    const spare = new Spare(ops, () => true);
+    assert.equal(await spare.claim(), undefined, 'none ready and none being made: nothing to wait for');
+    spare.refill();
+    const [first, second] = await Promise.all([spare.claim(), spare.claim()]);
+    assert.deepEqual([first, second], [1, undefined], 'the spare on its way is promised to the first claim only');
+    await spare.prepare();
+    assert.equal(made(), 2);
+    assert.equal(await spare.claim(), 2, 'a ready spare is claimed at once');
+    await spare.close();
+  });
+
+  test('a claim waits at most its limit; the spare, once made, is kept for the next caller', async () => {
+    const { ops } = plainOps({ makeMs: 200 });
+    const spare = new Spare(ops, () => true);
+    spare.refill();
+    const started = performance.now();
+    assert.equal(await spare.claim(20), undefined);
+    assert.ok(performance.now() - started < 150, 'given up before the spare was made');
+    await spare.prepare();
+    assert.equal(spare.take(), 1);
+    await spare.close();
+  });
+
+  test('a claim of a spare that cannot be made, or that the keeper closes meanwhile, gets none', async () => {
+    const { ops, discarded } = plainOps({ fail: () => true });
+    const failing = new Spare(ops, () => true);
+    failing.refill();
+    assert.equal(await failing.claim(), undefined);
+    const slow = plainOps({ makeMs: 50 });
+    const closing = new Spare(slow.ops, () => true);
+    closing.refill();
+    const claimed = closing.claim();
+    await closing.close();
+    assert.equal(await claimed, undefined);
+    assert.deepEqual(slow.discarded, [1], 'made after the close, and discarded');
+    assert.deepEqual(discarded, []);
+  });
+
   test('a spare that cannot be made is tried again only after a pause', async () => {
     let failing = true;
     const { ops, made } = plainOps({ fail: () => failing });
@@ -105,6 +145,11 @@ describe('Spare (the keeper)', () => {
 });
 
 const PAGE = '<!doctype html><title>ok</title><style>body{margin:0;background:rgb(0,128,0)}</style>';
+/** What the page finds of its settings, as its title. */
+const MEDIA_PAGE = `<!doctype html><meta name="viewport" content="width=device-width"><title>?</title><script>document.title = JSON.stringify({
+  reducedMotion: matchMedia('(prefers-reduced-motion: reduce)').matches, dark: matchMedia('(prefers-color-scheme: dark)').matches,
+  print: matchMedia('print').matches, width: innerWidth, phone: navigator.userAgent.includes('iPhone'),
+})</script>`;
 
 /** Context id → the distinct `?n=` addresses its pages were navigated to, from the browser's own target events. */
 function recordContexts(browser: Browser): { seen: Map<string, Set<string>>; stop(): void } {
@@ -151,6 +196,7 @@ describe('the warm spare in the renderer', () => {
   before(async () => {
     site = await startServer({
       '/': html(PAGE),
+      '/media': html(MEDIA_PAGE),
       ...stateRoutes(PAGE),
     });
     renderer = testRenderer('127.0.0.1', undefined, {}, {
@@ -191,6 +237,21 @@ describe('the warm spare in the renderer', () => {
     assert.ok(opened.filter(Boolean).length >= 6, `spares were used: ${opened.join(',')}`);
     assert.ok(opened.filter(Boolean).length < n, 'under concurrency some requests made their own page');
     assert.ok((await contextsSettle(browser, 1)) <= 1, 'at most one spare context is left open');
+  });
+
+  test('a spare primed with the usual settings takes each request\'s own: media, device, user agent', async () => {
+    const seen = async (query: string) => {
+      await renderer.warm();
+      opened.length = 0;
+      const result = await render(renderer, `${site.url}/media`, query, { capture: { html: true } });
+      assert.deepEqual(opened, [true], `the spare served ${query || 'the defaults'}`);
+      return JSON.parse(/<title>([^<]*)<\/title>/.exec(result.html ?? '')![1]!.replaceAll('&quot;', '"')) as Record<string, unknown>;
+    };
+    assert.deepEqual(await seen(''), { reducedMotion: true, dark: false, print: false, width: 1280, phone: false });
+    assert.deepEqual(await seen('animations=true&colorScheme=dark&device=iPhone%2015'), { reducedMotion: false, dark: true, print: false, width: 393, phone: true });
+    assert.deepEqual(await seen('mediaType=print&animations=true'), { reducedMotion: false, dark: false, print: true, width: 1280, phone: false });
+    assert.deepEqual(await seen('mediaType=print&colorScheme=dark'), { reducedMotion: true, dark: true, print: true, width: 1280, phone: false });
+    assert.deepEqual(await seen(''), { reducedMotion: true, dark: false, print: false, width: 1280, phone: false });
   });
 
   test('a spare page has nothing from the request before it (cookies, local storage)', async () => {
