@@ -24,7 +24,7 @@ const CHILD = join(ROOT, 'bench', 'lib', 'cold-child.mjs');
 const MAX_IMPORT_MS = 150;
 const MAX_BUNDLE_BYTES = 3 * 1024 * 1024;
 /** Strings only puppeteer-core's own code holds (as tests/infra/bundle.ts checks). */
-const PUPPETEER_MARKERS = ['Target.setAutoAttach', 'Page.captureScreenshot', 'Runtime.callFunctionOn', 'iPhone 15 Pro'];
+const PUPPETEER_MARKERS = ['Target.setAutoAttach', 'Page.captureScreenshot', 'Page.setLifecycleEventsEnabled', 'iPhone 15 Pro'];
 
 const PAGE = (origin: string) => `<!doctype html><html lang="en"><head><title>A cold start</title>
 <meta name="description" content="The first request a fresh process answers.">

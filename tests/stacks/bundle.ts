@@ -22,7 +22,7 @@ type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIG
 
 const MAX_BUNDLE_BYTES = 3 * 1024 * 1024;
 /** Strings only puppeteer-core's own code holds (CDP method names, its device table): absent unless it was bundled. */
-const PUPPETEER_MARKERS = ['Target.setAutoAttach', 'Page.captureScreenshot', 'Runtime.callFunctionOn', 'iPhone 15 Pro'];
+const PUPPETEER_MARKERS = ['Target.setAutoAttach', 'Page.captureScreenshot', 'Page.setLifecycleEventsEnabled', 'iPhone 15 Pro'];
 const CDN_URL = 'https://cdn.infra.test';
 const ROOT_MODULES = new URL('../../node_modules', import.meta.url).pathname;
 /** A string of Lighthouse's own code (its gather phase's timing label): absent unless it was bundled. */
