@@ -2,7 +2,8 @@
  * The DOM custom rules read: htmlparser2's domhandler tree, built only when a request has rules. With metadata
  * also wanted it is built from the same parse as the page facts: the builder hands each event on to the facts
  * collector (lib/extract/collect.ts) with a direct call, so the page is tokenised once and a tee costs nothing
- * per event. The builder also lists the elements as it makes them, for the selectors (lib/rules/elements.ts).
+ * per event. The builder also lists the elements as it makes them, for the selectors (lib/rules/elements.ts), and
+ * makes elements and texts without domhandler's costly constructors (lib/rules/nodes.ts).
  *
  * Depth is bounded twice over. Elements nested past MAX_DOM_DEPTH are folded into their ancestor at that depth
  * (their text stays), so css-select's ancestor walks, serialising and Markdown stay linear. And htmlparser2's
@@ -10,10 +11,11 @@
  * stops at MAX_PARSE_DEPTH open elements, keeping the document up to that point.
  */
 import { Parser, type ParserOptions } from 'htmlparser2';
-import { DomHandler, type Document, type Element } from 'domhandler';
+import { DomHandler, isText, type Document, type Element } from 'domhandler';
 import type { FactsEvents } from '../extract/collect.ts';
 import { ElementIndex, keepIndex } from './elements.ts';
 import { MAX_DOM_DEPTH } from './limits.ts';
+import { newElement, newText } from './nodes.ts';
 
 /** The parser options lib/extract/collect.ts uses too: the same markup gives the same tree. */
 export const PARSER_OPTIONS: ParserOptions = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
@@ -49,14 +51,25 @@ export class DocumentBuilder extends DomHandler {
       return;
     }
     this.depth++;
-    super.onopentag(name, attribs);
-    if (this.templates === 0) this.index.add(this.tagStack[this.tagStack.length - 1] as Element);
+    const element = newElement(name, attribs);
+    this.addNode(element);
+    this.tagStack.push(element);
+    if (this.templates === 0) this.index.add(element);
     if (name === 'template') this.templates++;
   }
 
   override ontext(data: string): void {
     this.companion?.ontext(data);
-    super.ontext(data);
+    // Text arrives in pieces (each entity, each slice the parse is fed): a piece joins the text before it, as in
+    // DomHandler.
+    const last = this.lastNode;
+    if (last !== null && isText(last)) {
+      last.data += data;
+    } else {
+      const node = newText(data);
+      this.addNode(node);
+      this.lastNode = node;
+    }
   }
 
   // htmlparser2 always passes the name; DomHandler's own signature leaves it out.
