@@ -89,8 +89,7 @@ export class DocumentBuilder implements Events {
     }
   }
 
-  // htmlparser2 always passes the name; DomHandler's own signature leaves it out.
-  onclosetag(name = ''): void {
+  onclosetag(name: string): void {
     this.companion?.onclosetag(name);
     if (this.folded > 0) {
       this.folded--;
