@@ -3,25 +3,28 @@
  * contents of `<template>` skipped, as it does for HTML), and by tag name. The rules' DOM never changes once
  * built, so selectors from the document test these lists instead of walking every node of the page again
  * (lib/rules/select.ts). DocumentBuilder fills the list while it parses; any other document is listed on first use.
+ * The lists by tag are made when a selector first asks for them: a page's elements are compared with the few tags
+ * rules name rather than every element being filed under its own while the page is parsed.
  */
 import { isTag, type AnyNode, type Document, type Element } from 'domhandler';
 
 export class ElementIndex {
   readonly elements: Element[] = [];
-  private readonly byTag = new Map<string, Element[]>();
+  private readonly byTags = new Map<string, readonly Element[]>();
 
   add(element: Element): void {
-    const named = this.byTag.get(element.name);
-    if (named) named.push(element);
-    else this.byTag.set(element.name, [element]);
     this.elements.push(element);
   }
 
   /** The elements with one of `tags`, in document order. */
   withTags(tags: readonly string[]): readonly Element[] {
-    if (tags.length === 1) return this.byTag.get(tags[0]!) ?? [];
-    const wanted = new Set(tags);
-    return this.elements.filter((element) => wanted.has(element.name));
+    const key = tags.join(' ');
+    let found = this.byTags.get(key);
+    if (!found) {
+      found = tags.length === 1 ? this.elements.filter((element) => element.name === tags[0]) : this.elements.filter((element) => tags.includes(element.name));
+      this.byTags.set(key, found);
+    }
+    return found;
   }
 }
 

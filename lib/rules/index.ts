@@ -56,66 +56,75 @@ function baseOf(document: Document, url: string): string {
   return (href && URL.parse(href, url)?.href) || url;
 }
 
-async function fields(rules: DataRules, scope: AnyNode, run: Run): Promise<Record<string, unknown>> {
-  const entries = await Promise.all(
-    Object.entries(rules).map(async ([name, fallbacks]) => [name, (await field(fallbacks, scope, run)) ?? null] as const),
-  );
-  return Object.fromEntries(entries);
+/**
+ * Rules are evaluated synchronously, and a value becomes a promise only where a media check waits on the network:
+ * a `selectorAll` rule has up to MAX_MATCHES matches, and a promise and a microtask turn for each match, attr and
+ * type was most of what evaluating the rules of a request cost (issue 12). Fields, and the matches of a
+ * `selectorAll`, still wait on their media checks concurrently.
+ */
+type OrPromise<T> = T | Promise<T>;
+
+/** `next(value)`, once `value` has settled when it is a promise. */
+function after<T, U>(value: OrPromise<T>, next: (value: T) => OrPromise<U>): OrPromise<U> {
+  return value instanceof Promise ? value.then(next) : next(value);
 }
 
-async function field(fallbacks: readonly DataRule[], scope: AnyNode, run: Run): Promise<unknown> {
-  for (const rule of fallbacks) {
-    const value = await ruleValue(rule, scope, run);
+/** The first value `valueOf` gives for `items`, tried in order, that is not undefined. */
+function firstOf<T>(items: readonly T[], valueOf: (item: T) => OrPromise<unknown>, from = 0): OrPromise<unknown> {
+  for (let i = from; i < items.length; i++) {
+    const value = valueOf(items[i]!);
+    if (value instanceof Promise) return value.then((found) => (found === undefined ? firstOf(items, valueOf, i + 1) : found));
     if (value !== undefined) return value;
   }
   return undefined;
 }
 
-async function ruleValue(rule: DataRule, scope: AnyNode, run: Run): Promise<unknown> {
+/** `values`, once every promise among them has settled (together). */
+function settled(values: OrPromise<unknown>[]): OrPromise<unknown[]> {
+  return values.some((value) => value instanceof Promise) ? Promise.all(values) : values;
+}
+
+function fields(rules: DataRules, scope: AnyNode, run: Run): OrPromise<Record<string, unknown>> {
+  const names = Object.keys(rules);
+  const values = settled(names.map((name) => firstOf(rules[name]!, (rule) => ruleValue(rule, scope, run))));
+  return after(values, (found) => Object.fromEntries(names.map((name, i) => [name, found[i] ?? null])));
+}
+
+function ruleValue(rule: DataRule, scope: AnyNode, run: Run): OrPromise<unknown> {
   if (rule.evaluate !== undefined) return typedValue(run.evaluated.get(rule.evaluate), rule.type, run);
   if (rule.selector.length === 0) return matchValue(rule, scope, run);
-  for (const selector of rule.selector) {
-    if (rule.all) {
-      const values = await Promise.all(all(selector, scope, MAX_MATCHES).map((match) => matchValue(rule, match, run)));
-      const kept = values.filter((value) => value !== undefined);
-      if (kept.length > 0) return kept;
-    } else {
+  return firstOf(rule.selector, (selector) => {
+    if (!rule.all) {
       const match = first(selector, scope);
-      const value = match && (await matchValue(rule, match, run));
-      if (value !== undefined && value !== null) return value;
+      return match ? matchValue(rule, match, run) : undefined;
     }
-  }
-  return undefined;
+    const values = settled(all(selector, scope, MAX_MATCHES).map((match) => matchValue(rule, match, run)));
+    return after(values, (found) => {
+      const kept = found.filter((value) => value !== undefined);
+      return kept.length > 0 ? kept : undefined;
+    });
+  });
 }
 
 /** One match's value: its nested rules' object, or its first attr whose value passes one of the types. */
-async function matchValue(rule: DataRule, node: AnyNode, run: Run): Promise<unknown> {
-  if (rule.rules) {
-    const object = await fields(rule.rules, node, run);
-    return isEmpty(object) ? undefined : object;
-  }
-  for (const attr of rule.attr) {
-    const value = await typedValue(readAttr(node, attr, run.source), rule.type, run);
-    if (value !== undefined) return value;
-  }
-  return undefined;
+function matchValue(rule: DataRule, node: AnyNode, run: Run): OrPromise<unknown> {
+  if (rule.rules) return after(fields(rule.rules, node, run), (object) => (isEmpty(object) ? undefined : object));
+  return firstOf(rule.attr, (attr) => typedValue(readAttr(node, attr, run.source), rule.type, run));
 }
 
-async function typedValue(raw: unknown, types: readonly DataType[], run: Run): Promise<unknown> {
-  for (const type of types) {
-    let value = typed(raw, type, run.source.base);
-    if (value === undefined) continue;
-    if (isMediaType(type)) value = (await run.deps.media(type, value as string)) ?? undefined;
-    if (value === undefined || !spend(run, value)) continue;
-    return value;
-  }
-  return undefined;
+function typedValue(raw: unknown, types: readonly DataType[], run: Run): OrPromise<unknown> {
+  return firstOf(types, (type) => {
+    const value = typed(raw, type, run.source.base);
+    if (value === undefined) return undefined;
+    if (!isMediaType(type)) return spent(run, value);
+    return run.deps.media(type, value as string).then((checked) => (checked === undefined || checked === null ? undefined : spent(run, checked)));
+  });
 }
 
-/** Takes a value's size from the answer's allowance; false (and nothing taken) when it does not fit. */
-function spend(run: Run, value: unknown): boolean {
+/** The value, its size taken from the answer's allowance; undefined (and nothing taken) when it does not fit. */
+function spent(run: Run, value: unknown): unknown {
   const size = typeof value === 'string' ? value.length : (JSON.stringify(value)?.length ?? 0);
-  if (size > run.allowance) return false;
+  if (size > run.allowance) return undefined;
   run.allowance -= size;
-  return true;
+  return value;
 }

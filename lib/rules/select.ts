@@ -7,7 +7,8 @@
  * of a rule's cost on a large page). Instead a selector whose every alternative names its subject's tag (`a`,
  * `h2, h3`, `meta[property="og:title"]`, `article p`) is tested only on the page's elements of those tags, any
  * other on the list of all its elements (lib/rules/elements.ts), in the order css-select would visit them. The
- * compiled css-select query still decides every match, so the answer is the same.
+ * compiled css-select query still decides every match, so the answer is the same; only a selector of bare tag
+ * names (`a`, `h2, h3`) needs no test, its candidates being its matches.
  */
 import { compile, selectAll, selectOne } from 'css-select';
 import { isTraversal, parse, SelectorType, type Selector } from 'css-what';
@@ -18,6 +19,8 @@ interface Compiled {
   readonly query: ReturnType<typeof compile>;
   /** The tag names a match can have; undefined when any element can match. */
   readonly tags: readonly string[] | undefined;
+  /** Every alternative is a bare tag name (`a`, `h2, h3`): every element of those tags matches. */
+  readonly tagsOnly: boolean;
 }
 
 const CACHE_SIZE = 500;
@@ -33,9 +36,9 @@ function subjectTag(alternative: readonly Selector[]): string | undefined {
   return tag;
 }
 
-function subjectTags(selector: string): string[] | undefined {
+function subjectTags(alternatives: readonly (readonly Selector[])[]): string[] | undefined {
   const tags = new Set<string>();
-  for (const alternative of parse(selector)) {
+  for (const alternative of alternatives) {
     const tag = subjectTag(alternative);
     if (tag === undefined) return undefined;
     tags.add(tag);
@@ -43,10 +46,15 @@ function subjectTags(selector: string): string[] | undefined {
   return [...tags];
 }
 
+const isBareTag = (alternative: readonly Selector[]): boolean =>
+  alternative.length === 1 && alternative[0]!.type === SelectorType.Tag && alternative[0]!.namespace === null;
+
 function compiledQuery(selector: string): Compiled {
   let found = compiled.get(selector);
   if (!found) {
-    found = { query: compile(selector), tags: subjectTags(selector) };
+    const query = compile(selector);
+    const alternatives = parse(selector);
+    found = { query, tags: subjectTags(alternatives), tagsOnly: alternatives.every(isBareTag) };
     if (compiled.size >= CACHE_SIZE) compiled.delete(compiled.keys().next().value as string);
     compiled.set(selector, found);
   }
@@ -70,15 +78,18 @@ export function selectorError(selector: string): string | undefined {
 }
 
 export function first(selector: string, root: AnyNode): Element | null {
-  const { query, tags } = compiledQuery(selector);
+  const { query, tags, tagsOnly } = compiledQuery(selector);
   if (!isDocument(root)) return selectOne<AnyNode, Element>(query, root);
-  for (const element of candidates(root, tags)) if (query(element)) return element;
+  const elements = candidates(root, tags);
+  if (tagsOnly) return elements[0] ?? null;
+  for (const element of elements) if (query(element)) return element;
   return null;
 }
 
 export function all(selector: string, root: AnyNode, limit: number): Element[] {
-  const { query, tags } = compiledQuery(selector);
+  const { query, tags, tagsOnly } = compiledQuery(selector);
   if (!isDocument(root)) return selectAll<AnyNode, Element>(query, root).slice(0, limit);
+  if (tagsOnly) return candidates(root, tags).slice(0, limit);
   const found: Element[] = [];
   for (const element of candidates(root, tags)) {
     if (!query(element)) continue;

@@ -11,6 +11,16 @@ describe('resolveUrl', () => {
     assert.equal(resolveUrl('  https://x.example/a b ', PAGE_URL), 'https://x.example/a%20b');
   });
 
+  test('absolute addresses (parsed without the base) come out as with it', () => {
+    for (const raw of ['HTTPS://X.Example:443/a/../b?q#f', 'http://x.example', 'https://[::1]:8080/', 'http:x', 'http:/x', 'https:\\\\x.example\\y']) {
+      assert.equal(resolveUrl(raw, PAGE_URL), new URL(raw, PAGE_URL).href, raw);
+    }
+    assert.equal(resolveUrl('HTTPS://X.Example:443/a/../b?q#f', PAGE_URL), 'https://x.example/b?q#f');
+    assert.equal(resolveUrl('https:\\\\x.example\\y', PAGE_URL), 'https://x.example/y');
+    assert.equal(resolveUrl('http://', PAGE_URL), undefined);
+    assert.equal(resolveUrl('https://@/', PAGE_URL), undefined);
+  });
+
   test('only http(s) is kept', () => {
     assert.equal(resolveUrl('javascript:alert(1)', PAGE_URL), undefined);
     assert.equal(resolveUrl('data:image/png;base64,AAAA', PAGE_URL), undefined);

@@ -141,6 +141,28 @@ describe('type', () => {
     assert.deepEqual(asked, ['https://site.test/sub/i.png', 'https://site.test/contact']);
     assert.deepEqual(values.f, { url: 'https://site.test/contact', type: 'png' });
   });
+  test('media checks wait together, across matches, nested rules and fields; a dead match is left out', async () => {
+    const html = '<img src="a.png" alt="A"><img src="dead.gif" alt="D"><img src="c.png" alt="C"><a href="/d.jpg">d</a>';
+    const options = parseQuery('url=https://site.test/&data.imgs.selectorAll=img&data.imgs.attr=src&data.imgs.type=image'
+      + '&data.link.selector=a&data.link.attr=href&data.link.type=image'
+      + '&data.cards.selectorAll=img&data.cards.attr.src.attr=src&data.cards.attr.src.type=image&data.cards.attr.alt.attr=alt');
+    let waiting = 0;
+    let most = 0;
+    const values = await runRules(options.data!, { document: buildDocument(html), url: 'https://site.test/' }, {
+      media: async (_type, url) => {
+        most = Math.max(most, ++waiting);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        waiting--;
+        return url.includes('dead') ? null : url.slice(url.lastIndexOf('/') + 1);
+      },
+    });
+    assert.equal(most, 7);
+    assert.deepEqual(values, {
+      imgs: ['a.png', 'c.png'],
+      link: 'd.jpg',
+      cards: [{ src: 'a.png', alt: 'A' }, { src: null, alt: 'D' }, { src: 'c.png', alt: 'C' }],
+    });
+  });
 });
 
 describe('EINVALDATA and limits', () => {
