@@ -151,12 +151,13 @@ export const screenshot: Part = async ({ smoke, log }) => {
     metrics[`${key}.glanceMs`] = median(ours);
     metrics[`${key}.bareMs`] = median(theirs);
     metrics[`${key}.addedMs`] = added;
-    log(`overlay, concurrency ${concurrency}: ${ms(median(ours))} vs bare plain ${ms(median(theirs))} (+${ms(added)})`);
-    overlayRows.push([`${concurrency}`, ms(median(ours)), ms(percentile(ours, 90)), ms(median(theirs)), ms(percentile(theirs, 90)), `**${added >= 0 ? '+' : ''}${ms(added)}**`, `${ours.length}`]);
+    const signed = `${added >= 0 ? '+' : ''}${ms(added)}`;
+    log(`overlay, concurrency ${concurrency}: ${ms(median(ours))} vs bare plain ${ms(median(theirs))} (${signed})`);
+    overlayRows.push([`${concurrency}`, ms(median(ours)), ms(percentile(ours, 90)), ms(median(theirs)), ms(percentile(theirs, 90)), `**${signed}**`, `${ours.length}`]);
     targets.push({
       name: `overlay latency, concurrency ${concurrency}`,
       goal: `≤ bare plain capture + ${OVERLAY_BUDGET_MS} ms`,
-      measured: `${added >= 0 ? '+' : ''}${ms(added)}`,
+      measured: signed,
       met: added <= OVERLAY_BUDGET_MS,
     });
   }
