@@ -38,7 +38,8 @@ export interface Lease {
   readonly browser: Browser;
   /** The browser is this page's alone (single-process mode): the page opens in its default context. */
   readonly dedicated: boolean;
-  release(): void;
+  /** Resolves once what the release stops (a dedicated or retired browser) has stopped. */
+  release(): Promise<void>;
 }
 
 interface Running {
@@ -98,12 +99,13 @@ export class BrowserHost {
     return {
       browser: running.browser,
       dedicated: this.dedicated,
-      release: () => {
+      release: async () => {
         if (released) return;
         released = true;
         running.leased -= 1;
-        if (running.retired && running.leased === 0) void this.#stop(running);
+        const stopping = running.retired && running.leased === 0 ? this.#stop(running) : undefined;
         this.#checkDrained();
+        await stopping;
       },
     };
   }

@@ -131,6 +131,12 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
   const host = new BrowserHost({ chromium: config.chromium, policy: config.policy, extraArgs, maxPages: config.browserMaxPages });
   const limiter = new Limiter(MAX_PAGES);
   const base: PageEnv = { host, policy: config.policy, resolver, events };
+  /**
+   * Where the process runs on after an answer (the local service), a page closes after it. In Lambda the environment
+   * is frozen once the handler returns, so a close left for later would resume mid-way on the next invocation's
+   * clock, its Chromium held through the freeze: there the page closes before the answer.
+   */
+  const closeAfterAnswer = config.lambda === undefined;
   /** Pages loading or capturing now (withPage's work, not yet answered); a page closing after its answer is not. */
   let rendering = 0;
   // Made only while no page loads or captures and a slot is free with nobody waiting for one, so it never delays a
@@ -169,7 +175,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
    * A page slot, a running browser and a fresh guarded page for `fn`; `lap` marks each stage. `budget` bounds the
    * wait for a slot and the launch, `pageBudget` the page itself (by default the same). `fn`'s value is answered as
    * soon as it is done, and its slot is free then: the page's context and proxy close after it (closing takes
-   * little CPU, no core), tracked in `closing` for warm() and close() to wait for.
+   * little CPU, no core), tracked in `closing` for warm() and close() to wait for; in Lambda, before it.
    */
   async function onPage<T>(
     url: URL,
@@ -203,7 +209,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
           lap('open');
           return fn(open);
         },
-        (closing) => (closed = closing),
+        closeAfterAnswer ? (closing) => (closed = closing) : undefined,
       );
     } finally {
       rendering -= 1;

@@ -237,7 +237,7 @@ async function openPage(env: PageEnv, offline: boolean, holding: Holding, onBrow
   holding.proxy = proxy;
   const lease = await env.host.lease(proxy.url);
   if (holding.over) {
-    lease.release();
+    void lease.release();
     throw abandoned('its browser was ready');
   }
   holding.lease = lease;
@@ -266,7 +266,8 @@ async function letGo(env: PageEnv, holding: Holding): Promise<void> {
   holding.over = true;
   const { proxy, lease, context } = holding;
   if (lease && !lease.dedicated) await closeContext(env, lease.browser, context);
-  lease?.release();
+  // A dedicated browser is closed here too, so a close made before an answer (Lambda's) leaves no Chromium behind.
+  await lease?.release();
   await proxy?.close();
 }
 

@@ -46,6 +46,18 @@ describe('single-process mode', () => {
     assert.deepEqual([...(await noChromiumLeft())], []);
   });
 
+  test("in Lambda the page's browser is closed before the answer: nothing is left to resume after a freeze", async () => {
+    await noChromiumLeft();
+    const lambda = testRenderer('127.0.0.1', undefined, { GLANCE_CHROMIUM_MODE: 'single', GLANCE_BROWSER_SPARE: 'false', AWS_LAMBDA_FUNCTION_NAME: 'glance-test' });
+    try {
+      const result = await render(lambda, `${site.url}/`, 'screenshot');
+      assert.ok(result.screenshot);
+      assert.deepEqual([...chromiumChildren()], [], 'no Chromium process when the answer is handed back');
+    } finally {
+      await lambda.close();
+    }
+  });
+
   test('nothing a page stores (cookies, local storage) reaches the next page', async () => {
     await render(renderer, `${site.url}/store`, '', { capture: { html: true } });
     const result = await render(renderer, `${site.url}/read`, '', { capture: { html: true } });
