@@ -5,10 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { BrowserHost } from '../../lib/browser/browser.ts';
 import type { Renderer } from '../../lib/browser/index.ts';
-import { withPage } from '../../lib/browser/page.ts';
+import { spareOps, withPage } from '../../lib/browser/page.ts';
+import { Spare } from '../../lib/browser/spare.ts';
 import { Budget } from '../../lib/time/budget.ts';
 import { AddressPolicy } from '../../lib/guard/policy.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
@@ -184,5 +186,30 @@ describe('withPage', () => {
     const never = () => new Promise<never>(() => undefined);
     assert.equal(await codeOf(withPage(env, new Budget(800), setup, never)), 'EBRWSRTIMEOUT');
     assert.ok(performance.now() - started < 1500);
+  });
+
+  test('a spare that is ready only after its claimant gave up is closed, never run, and nothing of it is left', async () => {
+    const browser = await host.getBrowser();
+    const contexts = browser.browserContexts().length;
+    // A real spare whose making outlasts the claimant's budget (500 ms) but not its claim (SPARE_CLAIM_MS).
+    const real = spareOps(env);
+    let made = 0;
+    const spare = new Spare({ ...real, make: async () => {
+      await sleep(800);
+      made += 1;
+      return real.make();
+    } }, () => made === 0);
+    spare.refill();
+    let ran = false;
+    const started = performance.now();
+    const work = withPage({ ...env, spare }, new Budget(500), setup, async () => void (ran = true));
+    assert.equal(await codeOf(work), 'EBRWSRTIMEOUT');
+    assert.ok(performance.now() - started < 800, 'the claimant answers at its deadline, not when the spare comes');
+    await spare.prepare();
+    for (let i = 0; i < 40 && browser.browserContexts().length !== contexts; i++) await sleep(50);
+    assert.equal(made, 1);
+    assert.equal(ran, false);
+    assert.equal(browser.browserContexts().length, contexts, 'the late spare\'s context is closed');
+    assert.equal(spare.take(), undefined, 'and it is not kept for the next caller');
   });
 });
