@@ -201,10 +201,10 @@ describe('withPage', () => {
     } }, () => made === 0);
     spare.refill();
     let ran = false;
-    const started = performance.now();
     const work = withPage({ ...env, spare }, new Budget(500), setup, async () => void (ran = true));
     assert.equal(await codeOf(work), 'EBRWSRTIMEOUT');
-    assert.ok(performance.now() - started < 800, 'the claimant answers at its deadline, not when the spare comes');
+    // Its deadline's timer comes before the making's (800 ms), however late a loaded machine runs both.
+    assert.equal(made, 0, 'the claimant answers at its deadline, not when the spare comes');
     await spare.prepare();
     for (let i = 0; i < 40 && browser.browserContexts().length !== contexts; i++) await sleep(50);
     assert.equal(made, 1);
