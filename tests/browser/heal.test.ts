@@ -264,7 +264,8 @@ describe('recycling and shutdown', () => {
     const renderer = testRenderer();
     const pid = await pidOf(renderer);
     const inFlight = render(renderer, `${site.url}/slow?ms=1500`, 'screenshot');
-    await delay(300);
+    // Admitted and loading when the shutdown begins (a fixed pause could end before a loaded machine admits it).
+    for (let waited = 0; waited < 10_000 && !site.hits.includes('/slow?ms=1500'); waited += 20) await delay(20);
     const closing = renderer.close();
     await assert.rejects(render(renderer, `${site.url}/`, 'screenshot'), (error: any) => {
       assert.equal(error.code, 'EBUSY');
@@ -279,10 +280,14 @@ describe('recycling and shutdown', () => {
         await delay(50);
       }
     })();
-    green((await inFlight).screenshot!.body);
-    await closing;
-    watching = false;
-    await watch;
+    try {
+      green((await inFlight).screenshot!.body);
+      await closing;
+    } finally {
+      // Stopped on a failure too, which would otherwise hold the test file open past its timeout.
+      watching = false;
+      await watch;
+    }
     assert.deepEqual([...seen].filter((child) => child !== pid), [], 'no browser launched after shutdown began');
     assert.ok(!chromiumChildren().has(pid), 'the browser is closed');
     assert.equal(await codeOf(renderer.getBrowser()), 'EBUSY');
