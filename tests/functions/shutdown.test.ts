@@ -65,7 +65,10 @@ describe('graceful shutdown of the local service', { timeout: 60_000 }, () => {
     assert.ok(browsersBefore.size > 0, 'a browser runs after the warm-up request');
 
     const inFlight = [1, 2, 3].map((n) => fetch(`${base}/?${q(`${site.url}/slow?${n}`, 'screenshot&force')}`).then((r) => r.status));
-    await delay(400);
+    // The signal comes while two captures load (the third waits for a page slot): a fixed pause could end before a
+    // loaded machine's service has even read the requests, which the shutdown then never answers.
+    const loading = () => site.hits.filter((hit) => hit.startsWith('/slow?')).length;
+    for (let waited = 0; waited < 20_000 && loading() < 2; waited += 20) await delay(20);
     const exited = new Promise<number | null>((resolve) => service.once('exit', (code) => resolve(code)));
     service.kill('SIGTERM');
 
