@@ -22,6 +22,11 @@ const PAGE = '<!doctype html><title>Fine</title><body style="margin:0;background
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Resolves once `site` has been asked for `path`: a request's work is under way (a fixed pause may end before). */
+async function untilHit(site: TestServer, path: string): Promise<void> {
+  for (let waited = 0; waited < 10_000 && !site.hits.includes(path); waited += 20) await sleep(20);
+}
+
 describe('failed answers and the cache', () => {
   let site: TestServer;
   let service: Service;
@@ -63,7 +68,7 @@ describe('failed answers and the cache', () => {
   // `timeout` is in the cache key, so these two never share a flight; the same-key join is tested below (two clocks).
   test("a concurrent caller with a longer `timeout` does not get the short one's timeout", async () => {
     const short = service.json(q(`${site.url}/slow?c`, 'timeout=1s'));
-    await sleep(200);
+    await untilHit(site, '/slow?c');
     const patient = service.json(q(`${site.url}/slow?c`));
     const [a, b] = await Promise.all([short, patient]);
     assert.equal(a.status, 504);
@@ -235,7 +240,8 @@ describe('one key, two clocks (Lambda invocations with little and plenty of time
   test("a request with more time that joins a short clock's flight of the same key does not get its 504", async () => {
     const query = q(`${site.url}/slow?join`);
     const short = invoke(query, 2_000);
-    await sleep(200);
+    // The short clock's flight under way first, so that the patient request joins it (not the other way round).
+    await untilHit(site, '/slow?join');
     const patient = invoke(query, 30_000);
     const [a, b] = await Promise.all([short, patient]);
     assert.equal(a.status, 504, JSON.stringify(a.body));
