@@ -183,15 +183,17 @@ const freshOutcome = (): Outcome => ({ browser: undefined, crashed: false, dedic
  * While a page is slow to open, its browser is probed until it opens; browser.ts kills one that stopped
  * answering, which fails this attempt at once so withPage can retry on a fresh browser. A silent probe is
  * followed at once by the next (the verdict needs several in a row); one that answered, only after
- * OPEN_SLOW_MS more, so a browser that is merely busy is not also flooded with probes.
+ * OPEN_SLOW_MS more, so a browser that is merely busy is not also flooded with probes. `untilAnswered`: the watch
+ * ends with the first probe that answers (a spare's browser, checked once as it is taken).
  */
-function watchOpening(host: BrowserHost, browser: Browser): () => void {
+function watchOpening(host: BrowserHost, browser: Browser, { firstMs = OPEN_SLOW_MS, untilAnswered = false } = {}): () => void {
   let stopped = false;
   const check = async (): Promise<void> => {
     const answered = await host.probe(browser);
-    if (!stopped && !host.isGone(browser)) timer = setTimeout(() => void check(), answered ? OPEN_SLOW_MS : 0);
+    if (stopped || host.isGone(browser) || (answered && untilAnswered)) return;
+    timer = setTimeout(() => void check(), answered ? OPEN_SLOW_MS : 0);
   };
-  let timer = setTimeout(() => void check(), OPEN_SLOW_MS);
+  let timer = setTimeout(() => void check(), firstMs);
   return () => {
     stopped = true;
     clearTimeout(timer);
@@ -347,6 +349,9 @@ async function attempt<T>(
     crashed.catch(() => undefined);
     await applySetup(page, setup, primed);
     stopWatching?.();
+    // A primed spare may reach `goto` without a word to its browser, which may have stopped answering while the
+    // spare waited: one probe beside the navigation (and more at once while silent) finds that, as opening would.
+    if (spare) stopWatching = watchOpening(env.host, spare.lease.browser, { firstMs: 0, untilAnswered: true });
     session = { page, proxy, budget, phase: 'while opening', subject: 'the page' };
     return Promise.race([fn(session), crashed]);
   })();
@@ -365,8 +370,10 @@ async function attempt<T>(
   } finally {
     stopWatching?.();
     const closed = letGo(env, holding);
-    // A failed attempt is closed before the retry or the error; a done one's close need not hold up the answer.
-    if (done && closing) closing(closed);
+    // A failed attempt that may be tried again is closed before the retry (whose browser its close may condemn).
+    // A done one's close need not hold up the answer, nor a failed one's when no retry fits in what is left: the
+    // error then comes within the budget, however long a loaded or wedged browser takes to close the page.
+    if (closing && (done || budget.remaining() < MIN_RENDER_MS)) closing(closed);
     else await closed;
   }
 }
@@ -380,8 +387,9 @@ async function attempt<T>(
  * - A page whose document or context vanished while the browser lives (a late client-side redirect mid-capture)
  *   is retried once in a new context.
  *
- * With `closing`, the page of work that succeeded is closed in the background, after withPage has answered:
- * `closing` receives the close (it never rejects), for whoever must wait for it (the page's slot, a shutdown).
+ * With `closing`, the page of work that succeeded, or that failed with no time left for a retry, is closed in the
+ * background, after withPage has answered: `closing` receives the close (it never rejects), for whoever must wait
+ * for it (the spare's refill, a shutdown).
  */
 export async function withPage<T>(
   env: PageEnv,

@@ -90,6 +90,26 @@ describe('healing', () => {
     assert.throws(() => process.kill(pid, 0), 'the wedged browser was killed');
   });
 
+  test('a browser that stops answering while its primed spare waits is found by a probe as the spare is taken', { timeout: 40_000 }, async () => {
+    await render(renderer, `${site.url}/`, 'screenshot');
+    // The spare is ready, primed with the default settings: the next request sends its browser nothing before goto.
+    await renderer.warm();
+    const wedged = await renderer.getBrowser();
+    const pid = wedged.process()!.pid!;
+    stopped.push(pid);
+    await wedged.version();
+    process.kill(pid, 'SIGSTOP');
+    const started = performance.now();
+    // Without the probe, the navigation waits for the whole budget (EBRWSRTIMEOUT after 15 s); with it, two silent
+    // probes (2 × PROBE_TIMEOUT_MS) condemn the browser and a fresh one serves.
+    const result = await render(renderer, `${site.url}/`, 'screenshot', { timeout: 15_000 });
+    const took = performance.now() - started;
+    green(result.screenshot!.body);
+    assert.ok(took < 12_000, `took ${Math.round(took)} ms`);
+    assert.notEqual(await renderer.getBrowser(), wedged);
+    assert.throws(() => process.kill(pid, 0), 'the wedged browser was killed');
+  });
+
   test('a browser killed mid-navigation is retried on a fresh one, not blamed on the target', async () => {
     const browser = await renderer.getBrowser();
     const hits = site.hits.filter((hit) => hit.startsWith('/trigger.png')).length;
