@@ -207,6 +207,9 @@ async function startChromium({ chromium, proxyUrl, extraArgs = [] }: LaunchSetti
     pipe: true,
     // Every page sets its own viewport; puppeteer's 800×600 default would be one more CDP call per page.
     defaultViewport: null,
+    // Glance reads no DevTools issues (cookie, mixed-content, deprecation reports): without the Audits domain a page
+    // costs one call less, and Chromium neither builds nor sends the reports a real page raises by the dozen.
+    issuesEnabled: false,
     timeout: LAUNCH_TIMEOUT_MS,
     protocolTimeout: PROTOCOL_TIMEOUT_MS,
     // Puppeteer would kill Chromium on these signals, under screenshots still in flight (reported as the
