@@ -5,10 +5,11 @@
  * the bare capture + 100 ms); the cost and size of each way to encode the capture; screenshots/s at concurrency
  * 1, 2 and 4; the browser's memory after 500 captures; the warm spare (issue 16): viewport latency at 1, 2 and 4 at
  * once, interleaved with a spare-less service and the bare script, and the idle browser's memory with and without
- * a spare.
+ * a spare; the CPU each side spends per viewport capture (Chromium's process tree and this process), sequential
+ * blocks alternated.
  *   ./node_modules/.bin/node --import tsx bench/screenshot.ts [--smoke] [--only overlay,fullPage]
  * `--only` (or BENCH_ONLY) runs only the listed sections, a comma list of: viewport, fullPage, overlay, encodings,
- * throughput, memory, spare.
+ * throughput, memory, cpu, spare.
  */
 import './lib/env.ts';
 import { startService, q, type Service } from '../tests/helpers/service.ts';
@@ -18,7 +19,7 @@ import { loadSharp } from '../lib/media/sharp.ts';
 import { articleRoutes } from './lib/article.ts';
 import { launchBare, VIEWPORT, type Bare } from './lib/bare.ts';
 import { runIfMain, type Part, type Target } from './lib/part.ts';
-import { childProcesses, treeMemory, type TreeMemory } from './lib/procmem.ts';
+import { childProcesses, treeCpuMs, treeMemory, type TreeMemory } from './lib/procmem.ts';
 import { median, ms, percentile, times } from './lib/stats.ts';
 
 const MAX_RATIO = 1.15;
@@ -27,7 +28,7 @@ const OVERLAY_BUDGET_MS = 100;
 /** Issue 16: with the warm spare, a viewport capture at 1, 2 and 4 at once should take ≤ 0.8× the bare script's. */
 const MAX_SPARE_RATIO = 0.8;
 const CONCURRENCY_LEVELS = [1, 2, 4] as const;
-const SECTIONS = ['viewport', 'fullPage', 'overlay', 'encodings', 'throughput', 'memory', 'spare'] as const;
+const SECTIONS = ['viewport', 'fullPage', 'overlay', 'encodings', 'throughput', 'memory', 'cpu', 'spare'] as const;
 const onlyArg = process.argv.find((_arg, i, all) => all[i - 1] === '--only') ?? process.argv.find((arg) => arg.startsWith('--only='))?.slice(7);
 const only = (onlyArg ?? process.env['BENCH_ONLY'])?.split(',').map((name) => name.trim()).filter(Boolean);
 const unknownSections = only?.filter((name) => !(SECTIONS as readonly string[]).includes(name)) ?? [];
@@ -45,12 +46,15 @@ interface Counts {
   encodeRuns: number;
   throughputTotal: number;
   memoryAfter: number;
+  /** CPU per capture: `cpuRounds` rounds, each a block of `cpuBlock` sequential captures per side. */
+  cpuRounds: number;
+  cpuBlock: number;
   /** Rounds per concurrency level of the interleaved Glance / Glance without spare / bare comparison. */
   rounds: Record<(typeof CONCURRENCY_LEVELS)[number], number>;
 }
 
-const FULL: Counts = { warmup: 3, latency: 25, fullPage: 15, overlayRounds: 12, encodeRuns: 15, throughputTotal: 24, memoryAfter: 500, rounds: { 1: 25, 2: 12, 4: 6 } };
-const SMOKE: Counts = { warmup: 0, latency: 1, fullPage: 1, overlayRounds: 1, encodeRuns: 1, throughputTotal: 2, memoryAfter: 0, rounds: { 1: 1, 2: 1, 4: 1 } };
+const FULL: Counts = { warmup: 3, latency: 25, fullPage: 15, overlayRounds: 12, encodeRuns: 15, throughputTotal: 24, memoryAfter: 500, cpuRounds: 6, cpuBlock: 10, rounds: { 1: 25, 2: 12, 4: 6 } };
+const SMOKE: Counts = { warmup: 0, latency: 1, fullPage: 1, overlayRounds: 1, encodeRuns: 1, throughputTotal: 2, memoryAfter: 0, cpuRounds: 2, cpuBlock: 1, rounds: { 1: 1, 2: 1, 4: 1 } };
 
 /** The single Chromium child of this process whose command line matches (Glance's has its proxy flag). */
 function browserPid(test: (cmdline: string) => boolean): number {
@@ -212,6 +216,35 @@ export const screenshot: Part = async ({ smoke, log }) => {
     ['bare puppeteer browser (same moment, fewer captures)', `${bareMemory.processes}`, bareMemory.rssMiB.toFixed(0), bareMemory.pssMiB.toFixed(0)],
   ];
 
+  // CPU per viewport capture (issue 16: at concurrency 4 both cores are busy, so latency follows it): blocks of
+  // sequential captures, sides alternating which goes first. Each block is read after a pause, so the spare Glance
+  // makes after its last capture counts to Glance, as a page made per capture counts to the bare script.
+  const cpuRows: string[][] = [];
+  if (runs('cpu')) {
+    const cpuSides = { glance: { pid: glancePid, shot: () => glanceShot('viewport', '/article') }, bare: { pid: barePid, shot: () => bareShot('viewport', '/article') } };
+    const spent: Record<keyof typeof cpuSides, { chromium: number[]; node: number[] }> = { glance: { chromium: [], node: [] }, bare: { chromium: [], node: [] } };
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 600));
+    for (let round = 0; round < counts.cpuRounds; round++) {
+      for (const side of round % 2 === 0 ? (['glance', 'bare'] as const) : (['bare', 'glance'] as const)) {
+        await pause();
+        const [chromium, node] = [treeCpuMs(cpuSides[side].pid), process.cpuUsage()];
+        for (let i = 0; i < counts.cpuBlock; i++) await cpuSides[side].shot();
+        await pause();
+        const used = process.cpuUsage(node);
+        spent[side].chromium.push((treeCpuMs(cpuSides[side].pid) - chromium) / counts.cpuBlock);
+        spent[side].node.push((used.user + used.system) / 1000 / counts.cpuBlock);
+      }
+    }
+    const total = (side: keyof typeof cpuSides) => median(spent[side].chromium) + median(spent[side].node);
+    for (const side of ['glance', 'bare'] as const) {
+      metrics[`cpu.${side}.chromiumMs`] = median(spent[side].chromium);
+      metrics[`cpu.${side}.nodeMs`] = median(spent[side].node);
+      cpuRows.push([side === 'glance' ? 'Glance (service, proxy, interception, storing)' : 'bare script', ms(median(spent[side].chromium)), ms(median(spent[side].node)), ms(total(side)), `${spent[side].node.length} × ${counts.cpuBlock}`]);
+    }
+    metrics['cpu.ratio'] = total('glance') / total('bare');
+    log(`CPU per viewport capture: Glance ${ms(total('glance'))}, bare ${ms(total('bare'))} (${times(total('glance') / total('bare'))})`);
+  }
+
   // The warm spare (issue 16): Glance as configured (spare on), a second service with GLANCE_BROWSER_SPARE=false,
   // and the bare script, each taking `concurrency` viewport captures at once, in turn, round after round.
   const running = new Set(childProcesses(process.pid, (cmdline) => cmdline.includes('chrom')));
@@ -305,6 +338,11 @@ export const screenshot: Part = async ({ smoke, log }) => {
         title: 'Viewport capture latency at 1, 2 and 4 at once, interleaved round by round: Glance (spare on), Glance with GLANCE_BROWSER_SPARE=false, bare',
         header: ['concurrency', 'Glance median', 'Glance p90', 'no spare median', 'bare median', 'bare p90', 'Glance / bare', 'no spare / bare', 'samples each'],
         rows: concurrencyRows,
+      },
+      {
+        title: 'CPU per viewport capture, medians of sequential blocks (Chromium: its process tree from /proc, reaped renderers included; Node: this process, which also serves the article page to both)',
+        header: ['side', 'Chromium', 'Node', 'total', 'blocks × captures'],
+        rows: cpuRows,
       },
       { title: 'Idle browser process tree with and without the spare (from /proc; MiB)', header: ['browser', 'processes', 'RSS sum', 'PSS sum'], rows: runs('spare') ? spareMemoryRows : [] },
       { title: `Screenshots per second (${counts.throughputTotal} captures per cell)`, header: ['concurrency', 'Glance', 'bare puppeteer', 'bare / Glance'], rows: rateRows },

@@ -1,4 +1,4 @@
-/** Memory of a process tree, read from /proc (Linux): the Chromium browser process and every descendant. */
+/** Memory and CPU time of a process tree, read from /proc (Linux): the Chromium browser process and every descendant. */
 import { readdirSync, readFileSync } from 'node:fs';
 
 const read = (path: string): string | undefined => {
@@ -64,4 +64,23 @@ export function treeMemory(root: number): TreeMemory {
     pss += kib(read(`/proc/${pid}/smaps_rollup`), 'Pss');
   }
   return { processes: pids.length, rssMiB: rss / 1024, pssMiB: pss / 1024 };
+}
+
+/** Clock ticks per second of /proc's times (USER_HZ, `getconf CLK_TCK`): 100 on every Linux build Glance runs on. */
+const TICKS_PER_SECOND = 100;
+
+/**
+ * CPU time (user + system) of `root` and its descendants, in milliseconds, counting children they have reaped
+ * (cutime, cstime): Chromium's renderers exit with their page, and their time then shows in the zygote that reaped them.
+ */
+export function treeCpuMs(root: number): number {
+  let ticks = 0;
+  for (const pid of processTree(root)) {
+    const stat = read(`/proc/${pid}/stat`);
+    if (!stat) continue;
+    // Fields after `(comm) `: state is index 0, utime 11, stime 12, cutime 13, cstime 14 (proc(5) fields 14–17).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+  }
+  return (ticks * 1000) / TICKS_PER_SECOND;
 }

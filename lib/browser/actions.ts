@@ -21,7 +21,7 @@ import {
 } from '../time/limits.ts';
 import type { Options } from '../query/options.ts';
 import { browserTimeout, invalidSelector, isTimeout } from './errors.ts';
-import { FIRST_INVALID_SELECTOR, FONTS_AND_IMAGES, HYDRATE, inPage, NO_ANIMATIONS_CSS, SCROLL_INTO_VIEW } from './inpage.ts';
+import { ADD_STYLE, FIRST_INVALID_SELECTOR, FONTS_AND_IMAGES, HYDRATE, inPage, NO_ANIMATIONS_CSS, SCROLL_INTO_VIEW } from './inpage.ts';
 import type { OpenPage } from './page.ts';
 import { reactsToScrolling } from './scrolling.ts';
 
@@ -48,7 +48,7 @@ export async function checkSelectors(page: Page, selectors: ReadonlyArray<readon
 
 /** `animations=false`: CSS animations and transitions stopped (render runs it beside the network-quiet wait). */
 export async function stopAnimations(open: OpenPage, budget: Budget): Promise<void> {
-  await bounded(open.page.addStyleTag({ content: NO_ANIMATIONS_CSS }), budget.remaining());
+  await bounded(open.page.evaluate(inPage(ADD_STYLE, NO_ANIMATIONS_CSS)), budget.remaining());
 }
 
 /** The page actions after `animations`, in the order of the file's header. */

@@ -140,3 +140,13 @@ export const NO_ANIMATIONS_CSS = `*, *::before, *::after {
   scroll-behavior: auto !important;
   caret-color: transparent !important;
 }`;
+
+/**
+ * Adds a style sheet of `css` to the document, in one protocol call: puppeteer's addStyleTag also hands the element
+ * back across worlds, three more round trips to the renderer. A page's CSP blocks either alike (style-src).
+ */
+export const ADD_STYLE = `(css) => {
+  const style = document.createElement('style');
+  style.textContent = css;
+  (document.head ?? document.documentElement).appendChild(style);
+}`;

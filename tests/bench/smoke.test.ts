@@ -22,6 +22,7 @@ const EXPECTED: Record<string, string[]> = {
   screenshot: [
     'viewport.glanceMs', 'viewport.bareMs', 'viewport.ratio', 'overlay.c1.glanceMs', 'overlay.c1.bareMs', 'overlay.c4.glanceMs', 'fullPage.ratio',
     'c1.glancePerSecond', 'c2.glancePerSecond', 'c4.glancePerSecond', 'c4.barePerSecond', 'memory.rssMiB', 'memory.pssMiB',
+    'cpu.glance.chromiumMs', 'cpu.glance.nodeMs', 'cpu.bare.chromiumMs', 'cpu.ratio',
   ],
   ping: ['singleMs', 'n10.reachable.directMs', 'n10.walk.directMs', 'n50.reachable.serviceMs', 'n50.walk.ratio', 'probe.png'],
   cache: ['glance.rps', 'ceiling.rps', 'glance.p99Ms', 'share', 'bodyBytes'],
