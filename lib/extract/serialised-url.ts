@@ -40,8 +40,8 @@ export interface BaseParts {
   readonly scheme: string;
   /** Everything before the path (`https://user@example.com:8080`): a host-relative link keeps it. */
   readonly origin: string;
-  /** The base without its fragment, which a fragment-only link replaces. */
-  readonly document: string;
+  /** The base without its fragment, which a fragment-only link replaces; undefined when its query is empty. */
+  readonly document: string | undefined;
 }
 
 export function baseParts(base: URL): BaseParts | undefined {
@@ -52,7 +52,13 @@ export function baseParts(base: URL): BaseParts | undefined {
   // `scheme://` (userinfo's `/` is percent-encoded, a host has none).
   const hash = href.indexOf('#');
   const document = hash === -1 ? href : href.slice(0, hash);
-  return { scheme: base.protocol, origin: href.slice(0, href.indexOf('/', base.protocol.length + 2)), document };
+  return {
+    scheme: base.protocol,
+    origin: href.slice(0, href.indexOf('/', base.protocol.length + 2)),
+    // Node's parser (ada) drops an empty query there (`#x` against `https://example.com/?` gives
+    // `https://example.com/#x`), where WHATWG's text keeps it: such a base is left to the parser, whichever it does.
+    document: document.endsWith('?') ? undefined : document,
+  };
 }
 
 /**
@@ -62,7 +68,7 @@ export function baseParts(base: URL): BaseParts | undefined {
 export function serialisedUrl(value: string, base: BaseParts): string | undefined {
   switch (value.charCodeAt(0)) {
     case 0x23 /* # */:
-      return FRAGMENT_ONLY.test(value) ? base.document + value : undefined;
+      return base.document !== undefined && FRAGMENT_ONLY.test(value) ? base.document + value : undefined;
     case 0x2f /* / */:
       if (HOST_RELATIVE.test(value)) return base.origin + value;
       break;
