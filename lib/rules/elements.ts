@@ -9,11 +9,34 @@
 import { isTag, type AnyNode, type Document, type Element } from 'domhandler';
 
 export class ElementIndex {
-  readonly elements: Element[] = [];
+  private readonly list: Element[] = [];
+  /** Each element's tag name, at the same index: a search by tag reads this list, not the elements. */
+  private readonly names: string[] = [];
+  /** One string per tag name of the document (ElementIndex.name). */
+  private readonly tagNames = new Map<string, string>();
   private readonly byTags = new Map<string, readonly Element[]>();
 
+  /**
+   * The document's one string for the tag name `name`, which the builder gives its element. A search by tag then
+   * compares a hundred or so strings that stay in the processor's cache, where it would read the name of each
+   * element of a page that was just built, one cache miss each: on a freshly parsed page the first search by tag
+   * cost four times the next (bench/rules.ts, issue 12). The page's elements also share those strings.
+   */
+  name(name: string): string {
+    const known = this.tagNames.get(name);
+    if (known !== undefined) return known;
+    this.tagNames.set(name, name);
+    return name;
+  }
+
   add(element: Element): void {
-    this.elements.push(element);
+    this.list.push(element);
+    this.names.push(element.name);
+  }
+
+  /** Every element, in document order. */
+  get elements(): readonly Element[] {
+    return this.list;
   }
 
   /** The elements with one of `tags`, in document order. */
@@ -21,7 +44,15 @@ export class ElementIndex {
     const key = tags.join(' ');
     let found = this.byTags.get(key);
     if (!found) {
-      found = tags.length === 1 ? this.elements.filter((element) => element.name === tags[0]) : this.elements.filter((element) => tags.includes(element.name));
+      const matches: Element[] = [];
+      const { list: elements, names } = this;
+      if (tags.length === 1) {
+        const tag = tags[0]!;
+        for (let i = 0; i < names.length; i++) if (names[i] === tag) matches.push(elements[i]!);
+      } else {
+        for (let i = 0; i < names.length; i++) if (tags.includes(names[i]!)) matches.push(elements[i]!);
+      }
+      found = matches;
       this.byTags.set(key, found);
     }
     return found;
