@@ -68,7 +68,7 @@ export class DocumentBuilder implements Events {
       if (this.stopper && depth + this.folded > MAX_PARSE_DEPTH) this.stopper.pause();
       return;
     }
-    const element = newElement(this.index.name(name), attribs);
+    const element = newElement(name, attribs);
     this.add(element);
     this.open.push(element);
     this.starts.push(this.childCount);

@@ -3,35 +3,48 @@
  * contents of `<template>` skipped, as it does for HTML), and by tag name. The rules' DOM never changes once
  * built, so selectors from the document test these lists instead of walking every node of the page again
  * (lib/rules/select.ts). DocumentBuilder fills the list while it parses; any other document is listed on first use.
- * The lists by tag are made when a selector first asks for them: a page's elements are compared with the few tags
- * rules name rather than every element being filed under its own while the page is parsed.
+ * The lists by tag are made when a selector first asks for them, from a code of each element's tag name kept beside
+ * the list (cheaper than filing every element under its tag while the page is parsed).
  */
 import { isTag, type AnyNode, type Document, type Element } from 'domhandler';
 
+/** Set in the codes of names that tagCode does not spell out. */
+const INEXACT = 1 << 28;
+
+/**
+ * A small integer for a tag name. Names of up to four ASCII characters (`a`, `p`, `h2`, `img`, `meta`, `link`,
+ * `time`: most that rules name) are spelled out, seven bits a character, so equal codes are equal names; longer ones
+ * get a code from their length and first and last characters, and a match on it is checked by name.
+ */
+function tagCode(name: string): number {
+  if (name.length <= 4) {
+    let code = 0;
+    for (let i = 0; i < name.length; i++) {
+      const character = name.charCodeAt(i);
+      if (character === 0 || character >= 128) return inexactCode(name);
+      code = (code << 7) | character;
+    }
+    return code;
+  }
+  return inexactCode(name);
+}
+
+const inexactCode = (name: string): number =>
+  INEXACT | ((name.charCodeAt(0) & 0x7f) << 20) | ((name.charCodeAt(name.length - 1) & 0x7f) << 13) | (name.length & 0x1fff);
+
 export class ElementIndex {
   private readonly list: Element[] = [];
-  /** Each element's tag name, at the same index: a search by tag reads this list, not the elements. */
-  private readonly names: string[] = [];
-  /** One string per tag name of the document (ElementIndex.name). */
-  private readonly tagNames = new Map<string, string>();
-  private readonly byTags = new Map<string, readonly Element[]>();
-
   /**
-   * The document's one string for the tag name `name`, which the builder gives its element. A search by tag then
-   * compares a hundred or so strings that stay in the processor's cache, where it would read the name of each
-   * element of a page that was just built, one cache miss each: on a freshly parsed page the first search by tag
-   * cost four times the next (bench/rules.ts, issue 12). The page's elements also share those strings.
+   * Each element's tagCode, at the same index: a search by tag reads this list of integers, not the elements.
+   * Reading the name of every element of a page that was just built cost a cache miss or two per element, and made
+   * the first search by tag on a fresh page four times as long as the next (issue 12).
    */
-  name(name: string): string {
-    const known = this.tagNames.get(name);
-    if (known !== undefined) return known;
-    this.tagNames.set(name, name);
-    return name;
-  }
+  private readonly codes: number[] = [];
+  private readonly byTags = new Map<string, readonly Element[]>();
 
   add(element: Element): void {
     this.list.push(element);
-    this.names.push(element.name);
+    this.codes.push(tagCode(element.name));
   }
 
   /** Every element, in document order. */
@@ -45,12 +58,12 @@ export class ElementIndex {
     let found = this.byTags.get(key);
     if (!found) {
       const matches: Element[] = [];
-      const { list: elements, names } = this;
-      if (tags.length === 1) {
-        const tag = tags[0]!;
-        for (let i = 0; i < names.length; i++) if (names[i] === tag) matches.push(elements[i]!);
-      } else {
-        for (let i = 0; i < names.length; i++) if (tags.includes(names[i]!)) matches.push(elements[i]!);
+      const { list, codes } = this;
+      const wanted = tags.map(tagCode);
+      const exact = wanted.every((code) => code < INEXACT);
+      for (let i = 0; i < codes.length; i++) {
+        const code = codes[i]!;
+        if ((code === wanted[0] || (wanted.length > 1 && wanted.includes(code))) && (exact || tags.includes(list[i]!.name))) matches.push(list[i]!);
       }
       found = matches;
       this.byTags.set(key, found);
