@@ -4,8 +4,8 @@
  */
 import render from 'dom-serializer';
 import { isDocument, isTag, type AnyNode, type Document, type Element } from 'domhandler';
-import { mainContent, proseOf } from './main-content.ts';
-import { toMarkdown } from './markdown.ts';
+import { mainContentHtml, proseOf } from './main-content.ts';
+import { markdownOf, toMarkdown } from './markdown.ts';
 import { first } from './select.ts';
 import { visibleText } from './text.ts';
 
@@ -57,7 +57,7 @@ export function readAttr(node: AnyNode, attr: string, source: Source): unknown {
     case 'text':
       return visibleText(node);
     case 'markdown':
-      return whole ? toMarkdown(mainContent(source.document), source.base) : toMarkdown(proseOf(childrenOf(node)), source.base);
+      return whole ? markdownOf(mainContentHtml(source.document), source.base) : toMarkdown(proseOf(childrenOf(node)), source.base);
     case 'json':
       // A JSON target's body; in a browser it is shown as text in the page (Chromium wraps it in a <pre>).
       return parseJson(whole && source.body !== undefined ? source.body : visibleText(node));

@@ -85,12 +85,14 @@ function settled(values: OrPromise<unknown>[]): OrPromise<unknown[]> {
 }
 
 function fields(rules: DataRules, scope: AnyNode, run: Run): OrPromise<Record<string, unknown>> {
+  if (isPlainRules(rules)) return plainFields(rules, scope, run);
   const names = Object.keys(rules);
   const values = settled(names.map((name) => firstOf(rules[name]!, (rule) => ruleValue(rule, scope, run))));
   return after(values, (found) => Object.fromEntries(names.map((name, i) => [name, found[i] ?? null])));
 }
 
 function ruleValue(rule: DataRule, scope: AnyNode, run: Run): OrPromise<unknown> {
+  if (isPlain(rule)) return plainRuleValue(rule, scope, run);
   if (rule.evaluate !== undefined) return typedValue(run.evaluated.get(rule.evaluate), rule.type, run);
   if (rule.selector.length === 0) return matchValue(rule, scope, run);
   return firstOf(rule.selector, (selector) => {
@@ -119,6 +121,79 @@ function typedValue(raw: unknown, types: readonly DataType[], run: Run): OrPromi
     if (!isMediaType(type)) return spent(run, value);
     return run.deps.media(type, value as string).then((checked) => (checked === undefined || checked === null ? undefined : spent(run, checked)));
   });
+}
+
+/**
+ * A rule that waits on no media check, nor do its nested rules, is evaluated by plain loops: the same steps in the
+ * same order as the general functions above (so the same output allowance is spent on the same values), without
+ * their callbacks and intermediate lists per match, attr and type, which were most of what evaluating a 1000-match
+ * `selectorAll` cost once the links were resolved without parsing (issue 12).
+ */
+const plainness = new WeakMap<DataRule, boolean>();
+
+function isPlain(rule: DataRule): boolean {
+  let plain = plainness.get(rule);
+  if (plain === undefined) {
+    plain = !rule.type.some(isMediaType) && (rule.rules === undefined || isPlainRules(rule.rules));
+    plainness.set(rule, plain);
+  }
+  return plain;
+}
+
+const isPlainRules = (rules: DataRules): boolean => Object.values(rules).every((fallbacks) => fallbacks.every(isPlain));
+
+function plainFields(rules: DataRules, scope: AnyNode, run: Run): Record<string, unknown> {
+  const object: Record<string, unknown> = {};
+  for (const name of Object.keys(rules)) {
+    let found: unknown;
+    for (const rule of rules[name]!) {
+      found = plainRuleValue(rule, scope, run);
+      if (found !== undefined) break;
+    }
+    object[name] = found ?? null;
+  }
+  return object;
+}
+
+function plainRuleValue(rule: DataRule, scope: AnyNode, run: Run): unknown {
+  if (rule.evaluate !== undefined) return plainTyped(run.evaluated.get(rule.evaluate), rule.type, run);
+  if (rule.selector.length === 0) return plainMatchValue(rule, scope, run);
+  for (const selector of rule.selector) {
+    if (!rule.all) {
+      const match = first(selector, scope);
+      const value = match ? plainMatchValue(rule, match, run) : undefined;
+      if (value !== undefined) return value;
+      continue;
+    }
+    const kept: unknown[] = [];
+    for (const match of all(selector, scope, MAX_MATCHES)) {
+      const value = plainMatchValue(rule, match, run);
+      if (value !== undefined) kept.push(value);
+    }
+    if (kept.length > 0) return kept;
+  }
+  return undefined;
+}
+
+function plainMatchValue(rule: DataRule, node: AnyNode, run: Run): unknown {
+  if (rule.rules) {
+    const object = plainFields(rule.rules, node, run);
+    return isEmpty(object) ? undefined : object;
+  }
+  for (const attr of rule.attr) {
+    const value = plainTyped(readAttr(node, attr, run.source), rule.type, run);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+function plainTyped(raw: unknown, types: readonly DataType[], run: Run): unknown {
+  for (const type of types) {
+    const value = typed(raw, type, run.source.base);
+    const kept = value === undefined ? undefined : spent(run, value);
+    if (kept !== undefined) return kept;
+  }
+  return undefined;
 }
 
 /** The value, its size taken from the answer's allowance; undefined (and nothing taken) when it does not fit. */

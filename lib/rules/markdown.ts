@@ -11,7 +11,12 @@ import { htmlToMarkdown } from '@mdream/js';
 import render from 'dom-serializer';
 import type { AnyNode } from 'domhandler';
 
+/** Markdown of HTML from the page (lib/rules/main-content.ts: without what is never prose). */
+export function markdownOf(html: string, pageBase: string): string {
+  return htmlToMarkdown(html, { origin: pageBase }).trim();
+}
+
 /** Markdown of the nodes given: copies without what is never prose (lib/rules/main-content.ts). */
 export function toMarkdown(nodes: AnyNode | AnyNode[], pageBase: string): string {
-  return htmlToMarkdown(render(nodes), { origin: pageBase }).trim();
+  return markdownOf(render(nodes), pageBase);
 }

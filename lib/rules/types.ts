@@ -88,11 +88,19 @@ function asMeta(field: MetaField, value: string, url: string): string | undefine
  * they are resolved here as URLs first). `base` resolves relative URLs.
  */
 export function typed(value: unknown, type: DataType, base: string): unknown {
-  if (isEmpty(value)) return undefined;
-  const text = typeof value === 'string' ? value.trim() : typeof value === 'number' || typeof value === 'boolean' ? String(value) : undefined;
+  let text: string | undefined;
+  if (typeof value === 'string') {
+    // isEmpty's test for a string, without trimming it twice.
+    text = value.trim();
+    if (text === '') return undefined;
+  } else if (isEmpty(value)) {
+    return undefined;
+  } else if (typeof value === 'number' || typeof value === 'boolean') {
+    text = String(value);
+  }
   switch (type) {
     case 'auto':
-      return typeof value === 'string' ? value.trim() : value;
+      return typeof value === 'string' ? text : value;
     case 'string':
       return text;
     case 'number':

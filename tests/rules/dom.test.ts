@@ -10,8 +10,8 @@ import render from 'dom-serializer';
 import { Element, Text, type AnyNode, type Document } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
 import { collectFacts, readFacts } from '../../lib/extract/collect.ts';
-import { mainContent } from '../../lib/rules/main-content.ts';
-import { toMarkdown } from '../../lib/rules/markdown.ts';
+import { mainContentHtml } from '../../lib/rules/main-content.ts';
+import { markdownOf } from '../../lib/rules/markdown.ts';
 import { newElement, newText } from '../../lib/rules/nodes.ts';
 import { visibleText } from '../../lib/rules/text.ts';
 import { buildDocument, DocumentBuilder, PARSER_OPTIONS } from '../../lib/rules/index.ts';
@@ -91,7 +91,7 @@ describe('the rules DOM', () => {
       const name = `${page.peer}/${page.name}`;
       assert.equal(render(built), render(expected), `${name}: html`);
       assert.equal(visibleText(built), visibleText(expected), `${name}: text`);
-      assert.equal(toMarkdown(mainContent(built), page.url), toMarkdown(mainContent(expected), page.url), `${name}: markdown`);
+      assert.equal(markdownOf(mainContentHtml(built), page.url), markdownOf(mainContentHtml(expected), page.url), `${name}: markdown`);
     }
   });
 });

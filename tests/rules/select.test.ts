@@ -19,13 +19,16 @@ const PAGE = `<!doctype html><html lang="en"><head><title>T</title><meta propert
 <template><p>in template</p><a href="/hidden">hidden</a></template>
 <section><h2>C</h2><ul><li>1</li><li class="x">2</li><li>3</li></ul><img src="i.png"></section></article></main>
 <svg><a href="/svg-link"><title>s</title></a></svg>
-<footer><p>foot <a href="/f">f</a></p><h3>D</h3></footer></body></html>`;
+<footer><p>foot <a href="/f">f</a></p><h3>D</h3></footer>
+<x-aaaa-y>same length, first and last letters</x-aaaa-y><x-bbbb-y>as this one</x-bbbb-y><b>b</b><br><bdi>i</bdi><bdo>o</bdo>
+<caption>c</caption><citation>long, like caption</citation></body></html>`;
 
 const SELECTORS = [
   'a', 'A', 'p', 'h2, h3', 'h3, h2', 'article p', 'main > article > p', 'p.x', '.x', '#a', '*', 'li:nth-child(2)',
   'li:first-of-type', 'p:not(.x)', 'section:has(img)', 'a[href^="mailto:"]', 'meta[property="og:title"]',
   'link[rel=canonical]', 'base[href]', 'h2 + p', 'h2 ~ p', 'template', 'template p', ':root', 'html', 'title',
   'li:last-child, p, h2', '[href]', 'p, .x', 'svg a', 'nothing', 'svg title', 'ul > .x', 'h2 ~ *', 'article .x', 'p a, h2',
+  'x-aaaa-y', 'x-bbbb-y', 'x-bbbb-y, x-aaaa-y', 'b', 'br', 'bdi, bdo', 'b, x-aaaa-y', 'caption', 'citation', 'x-cccc-y',
 ];
 
 const ids = (elements: readonly (Element | null)[]): string[] =>
