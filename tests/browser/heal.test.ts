@@ -70,8 +70,13 @@ describe('healing', () => {
     await renderer.close();
   });
 
-  test('a browser that stops answering (SIGSTOP) is replaced by the probe, within the first request', { timeout: 40_000 }, async () => {
+  /**
+   * Freezes the renderer's browser (SIGSTOP) once `before` has run, then renders: a probe that really reaches the
+   * browser must condemn it and a fresh one serve, well within the 15 s budget the request would otherwise wait out.
+   */
+  async function frozenThenRendered(before: () => Promise<void>): Promise<void> {
     await render(renderer, `${site.url}/`, 'screenshot');
+    await before();
     const wedged = await renderer.getBrowser();
     const pid = wedged.process()!.pid!;
     stopped.push(pid);
@@ -80,35 +85,22 @@ describe('healing', () => {
     await wedged.version();
     process.kill(pid, 'SIGSTOP');
     const started = performance.now();
-    // Without a probe that reaches the browser, this request waits for its whole budget (EBRWSRTIMEOUT); with
-    // it, two silent probes (OPEN_SLOW_MS + 2 × PROBE_TIMEOUT_MS) condemn the browser and a fresh one serves.
     const result = await render(renderer, `${site.url}/`, 'screenshot', { timeout: 15_000 });
     const took = performance.now() - started;
     green(result.screenshot!.body);
     assert.ok(took < 12_000, `took ${Math.round(took)} ms`);
     assert.notEqual(await renderer.getBrowser(), wedged);
     assert.throws(() => process.kill(pid, 0), 'the wedged browser was killed');
-  });
+  }
 
-  test('a browser that stops answering while its primed spare waits is found by a probe as the spare is taken', { timeout: 40_000 }, async () => {
-    await render(renderer, `${site.url}/`, 'screenshot');
-    // The spare is ready, primed with the default settings: the next request sends its browser nothing before goto.
-    await renderer.warm();
-    const wedged = await renderer.getBrowser();
-    const pid = wedged.process()!.pid!;
-    stopped.push(pid);
-    await wedged.version();
-    process.kill(pid, 'SIGSTOP');
-    const started = performance.now();
-    // Without the probe, the navigation waits for the whole budget (EBRWSRTIMEOUT after 15 s); with it, two silent
-    // probes (2 × PROBE_TIMEOUT_MS) condemn the browser and a fresh one serves.
-    const result = await render(renderer, `${site.url}/`, 'screenshot', { timeout: 15_000 });
-    const took = performance.now() - started;
-    green(result.screenshot!.body);
-    assert.ok(took < 12_000, `took ${Math.round(took)} ms`);
-    assert.notEqual(await renderer.getBrowser(), wedged);
-    assert.throws(() => process.kill(pid, 0), 'the wedged browser was killed');
-  });
+  // Two silent probes (OPEN_SLOW_MS + 2 × PROBE_TIMEOUT_MS) condemn the browser while the page is slow to open.
+  test('a browser that stops answering (SIGSTOP) is replaced by the probe, within the first request', { timeout: 40_000 }, () =>
+    frozenThenRendered(async () => undefined));
+
+  // The spare is ready, primed with the default settings: the next request sends its browser nothing before goto,
+  // so only the probe made as the spare is taken can find that it stopped.
+  test('a browser that stops answering while its primed spare waits is found by a probe as the spare is taken', { timeout: 40_000 }, () =>
+    frozenThenRendered(() => renderer.warm()));
 
   test('a browser killed mid-navigation is retried on a fresh one, not blamed on the target', async () => {
     const browser = await renderer.getBrowser();
