@@ -87,9 +87,9 @@ export interface Renderer {
   /** The running browser (launching it if needed); for tests and diagnostics. */
   getBrowser(): Promise<Browser>;
   /**
-   * Starts the browser and makes the spare page ahead of the first request (GLANCE_BROWSER_AT_INIT, in Lambda's
-   * init phase); resolves once both are ready. Pages still closing after their answer are waited for first: a
-   * spare is made only when no page renders. Failures are left for the first request to meet.
+   * Starts the browser and makes the spare pages ahead of the first requests (GLANCE_BROWSER_AT_INIT, in Lambda's
+   * init phase); resolves once all are ready. Pages still closing after their answer are waited for first: spares
+   * are made only when no page renders. Failures are left for the first request to meet.
    */
   warm(): Promise<void>;
   /** Stops: new renders get EBUSY at once, admitted ones finish, then the browser closes. No relaunch after. */
@@ -97,7 +97,7 @@ export interface Renderer {
 }
 
 /** Pages rendering at once: one per core of a 2-vCPU Lambda; more only queue for CPU. */
-const MAX_PAGES = 2;
+export const MAX_PAGES = 2;
 /** Reports that may wait for the one running: each takes seconds, so a longer line would only wait to time out. */
 const MAX_WAITING_AUDITS = 2;
 /** Lighthouse's own wait for the page's load, as a share of the report's budget: the audits need the rest. */
@@ -139,10 +139,12 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
   const closeAfterAnswer = config.lambda === undefined;
   /** Pages loading or capturing now (withPage's work, not yet answered); a page closing after its answer is not. */
   let rendering = 0;
-  // Made only while no page loads or captures and a slot is free with nobody waiting for one, so it never delays a
-  // request that could start now, nor slows one running: on two cores a renderer started beside a capture costs
-  // that capture about what the spare saves the next request (bench/RESULTS.md, issue 16).
-  const spare = config.browserSpare ? new Spare(spareOps(base, usualSetup), () => rendering === 0 && limiter.idle) : undefined;
+  // Made only while no page loads or captures, one per free slot with nobody waiting for one, so they never delay a
+  // request that could start now, nor slow one running: on two cores a renderer started beside a capture costs that
+  // capture about what the spare saves the next request (bench/RESULTS.md, issue 16). One per slot lets requests
+  // arriving together all start at `goto`; in Lambda an instance serves one request at a time, so one is enough.
+  const spareRoom = (): number => (rendering > 0 ? 0 : config.lambda === undefined ? limiter.free : Math.min(1, limiter.free));
+  const spare = config.browserSpare ? new Spare(spareOps(base, usualSetup), spareRoom) : undefined;
   const env: PageEnv = { ...base, spare };
   const audits = new Limiter(1, { maxWaiting: MAX_WAITING_AUDITS });
   /** Pages answered and still closing (withPage's `closing`): warm() and close() wait for them. */

@@ -58,9 +58,12 @@ export class Limiter {
     }
   }
 
-  /** A page slot is free and nobody waits for one: background work (the spare, spare.ts) takes no one's turn. */
-  get idle(): boolean {
-    return !this.#closing && this.#slots.active < this.#slots.size && this.#slots.waiting === 0;
+  /**
+   * Page slots free with nobody waiting for one (0 when closing): background work (the spares, spare.ts) takes no
+   * one's turn.
+   */
+  get free(): number {
+    return this.#closing || this.#slots.waiting > 0 ? 0 : this.#slots.size - this.#slots.active;
   }
 
   /**

@@ -1,17 +1,17 @@
 /**
- * A warm spare (issue 16): the next request's isolated page made while the browser is idle (no page loading or
- * capturing, nobody waiting), so that request starts at `goto` instead of paying for a context, a proxy and a
+ * Warm spares (issue 16): the next requests' isolated pages made while the browser is idle (no page loading or
+ * capturing, nobody waiting), so that a request starts at `goto` instead of paying for a context, a proxy and a
  * renderer (~50–150 ms of a ~400 ms capture here, more under load). What one spare is (a context and its proxy, or
- * in single-process mode a whole browser) is page.ts's business; this file only keeps at most one ready and never
- * shares it:
- * - `take` hands the ready spare to one caller and forgets it; a spare whose browser or page died is discarded
+ * in single-process mode a whole browser) is page.ts's business; this file only keeps at most `room()` ready (one
+ * per free page slot: requests arriving together each start at `goto`) and never shares one:
+ * - `take` hands a ready spare to one caller and forgets it; a spare whose browser or page died is discarded
  *   there, never handed out;
  * - `claim` does the same, and when none is ready but one is being made, hands that one to this caller alone once
  *   it is ready (at most SPARE_CLAIM_MS): it began before the caller came, so it is ready sooner than a page the
  *   caller would start now, and two renderers are not started at once on the same CPU;
- * - a new one is made in the background (`refill`), never on a caller's clock: a caller that finds none ready or
- *   on its way makes its own page as without a spare;
- * - `close` stops refilling and discards the spare (and the one being made once it is ready), so a shutdown or
+ * - new ones are made in the background (`refill`), one at a time, never on a caller's clock: a caller that finds
+ *   none ready or on its way makes its own page as without a spare;
+ * - `close` stops refilling and discards the spares (and the one being made once it is ready), so a shutdown or
  *   a relaunch leaves no context or proxy behind.
  */
 import { SPARE_CLAIM_MS } from '../time/limits.ts';
@@ -34,9 +34,9 @@ const RETRY_CAP_MS = 30_000;
 
 export class Spare<T> {
   readonly #ops: SpareOps<T>;
-  /** Whether a spare may be made now: a page slot free and nobody waiting for one. */
-  readonly #idle: () => boolean;
-  #ready: { item: T; unwatch: () => void } | undefined;
+  /** How many spares may be kept now: the free page slots while the browser is idle, none while it is not. */
+  readonly #room: () => number;
+  readonly #ready: Array<{ item: T; unwatch: () => void }> = [];
   #making: Promise<void> | undefined;
   /** The caller the spare being made is promised to (`claim`). */
   #claimant: ((item: T | undefined) => void) | undefined;
@@ -44,24 +44,22 @@ export class Spare<T> {
   #failures = 0;
   #retryAt = 0;
 
-  constructor(ops: SpareOps<T>, idle: () => boolean) {
+  constructor(ops: SpareOps<T>, room: () => number) {
     this.#ops = ops;
-    this.#idle = idle;
+    this.#room = room;
   }
 
-  /** The ready spare, now, for this caller alone; undefined when none is ready. Starts making the next. */
+  /** A ready spare, now, for this caller alone; undefined when none is ready. Starts making the next. */
   take(): T | undefined {
-    const ready = this.#ready;
-    this.#ready = undefined;
-    if (ready === undefined) return undefined;
-    ready.unwatch();
-    const { item } = ready;
-    if (!this.#ops.usable(item)) {
-      void this.#ops.discard(item);
-      return undefined;
+    for (let ready = this.#ready.shift(); ready !== undefined; ready = this.#ready.shift()) {
+      ready.unwatch();
+      if (this.#ops.usable(ready.item)) {
+        this.refill();
+        return ready.item;
+      }
+      void this.#ops.discard(ready.item);
     }
-    this.refill();
-    return item;
+    return undefined;
   }
 
   /**
@@ -85,34 +83,33 @@ export class Spare<T> {
     return item;
   }
 
-  /** Starts making a spare when there is none, none on the way, and the browser is idle. */
+  /** Starts making a spare when none is on the way and there is room for one more (see `room`). */
   refill(): void {
-    if (this.#closed || this.#ready !== undefined || this.#making || Date.now() < this.#retryAt || !this.#idle()) return;
+    if (this.#closed || this.#making || Date.now() < this.#retryAt || this.#ready.length >= this.#room()) return;
     this.#making = this.#make().then((item) => {
       this.#making = undefined;
       const claimant = this.#claimant;
       this.#claimant = undefined;
       if (item === undefined) return claimant?.(undefined);
-      if (!claimant) return this.#keep(item);
-      // Handed out as by `take`, and the next one begun.
-      claimant(item);
+      // Handed out as by `take`, or kept; either way the next one begun if there is room.
+      if (claimant) claimant(item);
+      else this.#keep(item);
       this.refill();
     });
   }
 
-  /** Makes a spare now if one may be made, and resolves once it is ready (or could not be made). */
+  /** Makes spares now while there is room, and resolves once they are ready (or could not be made). */
   async prepare(): Promise<void> {
     this.refill();
-    await this.#making;
+    while (this.#making) await this.#making;
   }
 
-  /** Stops refilling; resolves once the ready spare and the one being made are closed. */
+  /** Stops refilling; resolves once the ready spares and the one being made are closed. */
   async close(): Promise<void> {
     this.#closed = true;
-    const ready = this.#ready;
-    this.#ready = undefined;
-    ready?.unwatch();
-    await Promise.all([ready === undefined ? undefined : this.#ops.discard(ready.item), this.#making]);
+    const ready = this.#ready.splice(0);
+    for (const { unwatch } of ready) unwatch();
+    await Promise.all([...ready.map(({ item }) => this.#ops.discard(item)), this.#making]);
   }
 
   /** A new spare, or undefined when it could not be made or the keeper closed meanwhile (it is discarded then). */
@@ -140,12 +137,13 @@ export class Spare<T> {
     const ready = {
       item,
       unwatch: this.#ops.watch(item, () => {
-        if (this.#ready !== ready) return;
-        this.#ready = undefined;
+        const at = this.#ready.indexOf(ready);
+        if (at < 0) return;
+        this.#ready.splice(at, 1);
         ready.unwatch();
         void this.#ops.discard(item);
       }),
     };
-    this.#ready = ready;
+    this.#ready.push(ready);
   }
 }

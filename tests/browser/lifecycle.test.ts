@@ -198,7 +198,7 @@ describe('withPage', () => {
       await sleep(800);
       made += 1;
       return real.make();
-    } }, () => made === 0);
+    } }, () => (made === 0 ? 1 : 0));
     spare.refill();
     let ran = false;
     const work = withPage({ ...env, spare }, new Budget(500), setup, async () => void (ran = true));

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, Target } from 'puppeteer-core';
-import type { Renderer } from '../../lib/browser/index.ts';
+import { MAX_PAGES, type Renderer } from '../../lib/browser/index.ts';
 import { Spare, type SpareOps } from '../../lib/browser/spare.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { chromiumChildren, pixel, png, render, stateRoutes, testRenderer } from './helpers.ts';
@@ -36,7 +36,7 @@ function plainOps(options: { fail?: () => boolean; usable?: (n: number) => boole
 describe('Spare (the keeper)', () => {
   test('each spare is handed out once; the next is made in the background; none is waited for', async () => {
     const { ops, made } = plainOps();
-    const spare = new Spare(ops, () => true);
+    const spare = new Spare(ops, () => 1);
     assert.equal(spare.take(), undefined, 'nothing is made on the caller\'s clock');
     await spare.prepare();
     assert.equal(spare.take(), 1);
@@ -50,7 +50,7 @@ describe('Spare (the keeper)', () => {
   test('nothing is made while the browser is not idle', async () => {
     const { ops, made } = plainOps();
     let idle = false;
-    const spare = new Spare(ops, () => idle);
+    const spare = new Spare(ops, () => (idle ? 1 : 0));
     await spare.prepare();
     assert.equal(made(), 0);
     idle = true;
@@ -59,10 +59,31 @@ describe('Spare (the keeper)', () => {
     await spare.close();
   });
 
+  test('as many are kept as there is room for, made one at a time; none beyond it, and the rest stay when it shrinks', async () => {
+    const { ops, made, lose, discarded } = plainOps();
+    let room = 2;
+    const spare = new Spare(ops, () => room);
+    await spare.prepare();
+    assert.equal(made(), 2, 'one per free slot');
+    await spare.prepare();
+    assert.equal(made(), 2, 'no more than the room');
+    room = 0;
+    assert.equal(spare.take(), 1, 'the oldest first');
+    await spare.prepare();
+    assert.equal(made(), 2, 'no room: none is made to replace it');
+    lose(2);
+    assert.deepEqual(discarded, [2], 'a second spare that dies is discarded too');
+    assert.equal(spare.take(), undefined);
+    room = 2;
+    await spare.prepare();
+    assert.deepEqual([spare.take(), spare.take()], [3, 4]);
+    await spare.close();
+  });
+
   test('a spare that dies while it waits is discarded and never handed out; so is one found unusable', async () => {
     const dead = new Set<number>();
     const { ops, discarded, lose, watching } = plainOps({ usable: (n) => !dead.has(n) });
-    const spare = new Spare(ops, () => true);
+    const spare = new Spare(ops, () => 1);
     await spare.prepare();
     lose(1);
     assert.deepEqual(discarded, [1]);
@@ -78,7 +99,7 @@ describe('Spare (the keeper)', () => {
 
   test('close discards the ready spare, and the one being made once it is ready; nothing is made after', async () => {
     const { ops, discarded, made } = plainOps();
-    const spare = new Spare(ops, () => true);
+    const spare = new Spare(ops, () => 1);
     await spare.prepare();
     assert.equal(spare.take(), 1);
     await spare.close();
@@ -91,7 +112,7 @@ describe('Spare (the keeper)', () => {
 
   test('a claim gets the spare being made, once ready, for one caller alone; the next is begun after it', async () => {
     const { ops, made } = plainOps();
-    const spare = new Spare(ops, () => true);
+    const spare = new Spare(ops, () => 1);
     assert.equal(await spare.claim(), undefined, 'none ready and none being made: nothing to wait for');
     spare.refill();
     const [first, second] = await Promise.all([spare.claim(), spare.claim()]);
@@ -104,7 +125,7 @@ describe('Spare (the keeper)', () => {
 
   test('a claim waits at most its limit; the spare, once made, is kept for the next caller', async () => {
     const { ops, made } = plainOps({ makeMs: 200 });
-    const spare = new Spare(ops, () => true);
+    const spare = new Spare(ops, () => 1);
     spare.refill();
     assert.equal(await spare.claim(20), undefined);
     // Its own limit's timer comes before the making's (200 ms), whatever the machine's load: no clock bound needed.
@@ -116,11 +137,11 @@ describe('Spare (the keeper)', () => {
 
   test('a claim of a spare that cannot be made, or that the keeper closes meanwhile, gets none', async () => {
     const { ops, discarded } = plainOps({ fail: () => true });
-    const failing = new Spare(ops, () => true);
+    const failing = new Spare(ops, () => 1);
     failing.refill();
     assert.equal(await failing.claim(), undefined);
     const slow = plainOps({ makeMs: 50 });
-    const closing = new Spare(slow.ops, () => true);
+    const closing = new Spare(slow.ops, () => 1);
     closing.refill();
     const claimed = closing.claim();
     await closing.close();
@@ -132,7 +153,7 @@ describe('Spare (the keeper)', () => {
   test('a spare that cannot be made is tried again only after a pause', async () => {
     let failing = true;
     const { ops, made } = plainOps({ fail: () => failing });
-    const spare = new Spare(ops, () => true);
+    const spare = new Spare(ops, () => 1);
     await spare.prepare();
     failing = false;
     await spare.prepare();
@@ -232,7 +253,7 @@ describe('the warm spare in the renderer', () => {
     assert.ok(opened.filter(Boolean).length >= 6, `spares were used: ${opened.join(',')}`);
     assert.ok(opened.filter(Boolean).length < n, 'under concurrency some requests made their own page');
     await renderer.warm();
-    assert.equal(browser.browserContexts().length - 1, 1, 'one spare context is left open, no request\'s');
+    assert.equal(browser.browserContexts().length - 1, MAX_PAGES, 'a spare context per free slot is left open, no request\'s');
   });
 
   test('a spare primed with the usual settings takes each request\'s own: media, device, user agent', async () => {
@@ -256,7 +277,7 @@ describe('the warm spare in the renderer', () => {
     // The first request's page closed and the next spare made (not merely on its way: that one is claimed only
     // if it comes within SPARE_CLAIM_MS, which a loaded machine can miss).
     await renderer.warm();
-    assert.equal(browser.browserContexts().length - 1, 1, 'only the spare\'s context is open');
+    assert.equal(browser.browserContexts().length - 1, MAX_PAGES, 'only the spares\' contexts are open');
     opened.length = 0;
     const result = await render(renderer, `${site.url}/read`, '', { capture: { html: true } });
     assert.deepEqual(opened, [true], 'the second request had the spare');
@@ -269,7 +290,7 @@ describe('the warm spare in the renderer', () => {
     await render(renderer, `${site.url}/`, 'screenshot');
     // Counted once the request's own page has closed after its answer, which a count of one could otherwise be.
     await renderer.warm();
-    assert.equal(browser.browserContexts().length - 1, 1, 'a spare is ready');
+    assert.equal(browser.browserContexts().length - 1, MAX_PAGES, 'a spare per free slot is ready');
     const gone = new Promise((resolve) => browser.once('disconnected', resolve));
     browser.process()?.kill('SIGKILL');
     await gone;
