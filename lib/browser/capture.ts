@@ -72,9 +72,19 @@ async function elementClip(open: OpenPage, selector: string, budget: Budget) {
   return { x: box.x + scrollX, y: box.y + scrollY, width: box.width, height: box.height };
 }
 
-export async function screenshot(open: OpenPage, options: ScreenshotOptions, viewport: Viewport, budget: Budget): Promise<Screenshot> {
+/**
+ * A capture as Chromium made it (`raw`), and the answer's image: `final` waits for the encoding sharp began at once
+ * on libuv's pool, so the page and its slot need not wait for it (the caller calls it once the page is done).
+ */
+export interface Captured {
+  readonly raw: Screenshot;
+  readonly final: () => Promise<Screenshot>;
+}
+
+export async function screenshot(open: OpenPage, options: ScreenshotOptions, viewport: Viewport, budget: Budget): Promise<Captured> {
   const { page } = open;
-  const maxCssHeight = Math.floor(FULL_PAGE_MAX_PIXELS / viewport.deviceScaleFactor);
+  const maxPixels = options.type === 'webp' && !options.overlay ? WEBP_MAX_PIXELS : FULL_PAGE_MAX_PIXELS;
+  const maxCssHeight = Math.floor(maxPixels / viewport.deviceScaleFactor);
   let capture: PuppeteerScreenshotOptions = encoding(options);
   if (options.element) {
     const clip = await elementClip(open, options.element, budget);
@@ -94,10 +104,32 @@ export async function screenshot(open: OpenPage, options: ScreenshotOptions, vie
   const size = rasterSize(captured);
   if (!size) throw new Error('Chromium returned an image whose size cannot be read');
   // An overlay encodes the framed image itself (lib/browser/overlay.ts); a plain capture is encoded here.
-  if (options.overlay || !reencoded(options)) return { body: captured, type: options.overlay ? 'png' : options.type, ...size, deviceScaleFactor: viewport.deviceScaleFactor };
-  const body = await encode((await loadSharp())(captured), { type: options.type, quality: options.quality, pngLevel: SCREENSHOT_PNG_LEVEL });
-  release(captured);
-  return { body, type: options.type, ...size, deviceScaleFactor: viewport.deviceScaleFactor };
+  const raw: Screenshot = { body: captured, type: options.overlay ? 'png' : options.type, ...size, deviceScaleFactor: viewport.deviceScaleFactor };
+  if (options.overlay || !reencoded(options)) return { raw, final: async () => raw };
+  if (options.type === 'webp' && Math.max(size.width, size.height) > WEBP_MAX_PIXELS) {
+    throw invalidParam('screenshot.type', `WebP holds at most ${WEBP_MAX_PIXELS} pixels a side and this capture is ${size.width}×${size.height}: ask for png or jpeg, or a narrower viewport`);
+  }
+  const encoded = reencode(raw, options);
+  encoded.catch(() => undefined);
+  return { raw, final: () => encoded };
+}
+
+/** WebP's largest side (libwebp's limit). */
+const WEBP_MAX_PIXELS = 16_383;
+
+async function reencode(raw: Screenshot, { type, quality }: ScreenshotOptions): Promise<Screenshot> {
+  // Chromium's own image, already bounded (FULL_PAGE_MAX_PIXELS, clampViewport): sharp's input cap is not for it.
+  const image = (await loadSharp())(raw.body, { limitInputPixels: false });
+  let body: Buffer;
+  try {
+    body = await encode(image, { type, quality, pngLevel: SCREENSHOT_PNG_LEVEL });
+  } catch (error) {
+    // Chromium's PNG is a right answer too, only larger; a WebP has no such fallback.
+    if (type === 'png') return raw;
+    throw new GlanceError('EFATAL', `The capture could not be encoded as ${type}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  release(raw.body);
+  return { ...raw, body, type };
 }
 
 /** Chromium's words for a page range it cannot print. */

@@ -260,11 +260,12 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
         const language = shot && !shot.element ? codeLanguage(navigation.headers['content-type']) : undefined;
         if (shot && language) await showCode(open, language, shot.codeScheme, budget);
         if (shot) {
-          const captured = await screenshot(open, shot, emulation.viewport, budget);
-          result.screenshot = captured;
+          const { raw, final } = await screenshot(open, shot, emulation.viewport, budget);
+          result.screenshot = raw;
+          composing = final;
           if (shot.overlay) {
             lap('screenshot');
-            composing = await frame(open, captured, shot.overlay, { type: shot.type, quality: shot.quality }, budget, outbound);
+            composing = await frame(open, raw, shot.overlay, { type: shot.type, quality: shot.quality }, budget, outbound);
           }
         }
         if (capture.pdf) result.pdf = await printPdf(open, options.pdf || pdfDefaults(), budget);
@@ -277,7 +278,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
     // Under way since the capture, and waited for once the page's work is done (it needs neither the page nor its slot).
     if (composing) {
       rendered.screenshot = await composing();
-      lap('overlay');
+      lap(shot?.overlay ? 'overlay' : 'encode');
     }
     return rendered;
   }

@@ -90,10 +90,15 @@ export class Spare<T> {
       this.#making = undefined;
       const claimant = this.#claimant;
       this.#claimant = undefined;
+      // A close that came after the making ended but before this turn: the spare goes, and close waits for it.
+      if (item !== undefined && this.#closed) {
+        claimant?.(undefined);
+        return this.#ops.discard(item);
+      }
       if (item === undefined) return claimant?.(undefined);
       // Handed out as by `take`, or kept; either way the next one begun if there is room.
       if (claimant) claimant(item);
-      else this.#keep(item);
+      else if (!this.#keep(item)) return;
       this.refill();
     });
   }
@@ -130,10 +135,15 @@ export class Spare<T> {
     return item;
   }
 
-  /** Keeps `item` ready until it is taken, or discarded when it dies first. */
-  #keep(item: T): void {
+  /** Keeps `item` ready until it is taken, or discarded when it dies first; false when it was dead already. */
+  #keep(item: T): boolean {
     // A spare that dies while it waits is closed at once (its proxy and context freed); the next caller's need
-    // makes the next one, so a crashed browser is not relaunched for a spare nobody asked for.
+    // makes the next one, so a crashed browser is not relaunched for a spare nobody asked for. One that died before
+    // it could be watched would otherwise hold its room until taken.
+    if (!this.#ops.usable(item)) {
+      void this.#ops.discard(item);
+      return false;
+    }
     const ready = {
       item,
       unwatch: this.#ops.watch(item, () => {
@@ -145,5 +155,6 @@ export class Spare<T> {
       }),
     };
     this.#ready.push(ready);
+    return true;
   }
 }

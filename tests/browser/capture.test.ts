@@ -74,6 +74,13 @@ describe('screenshot', () => {
     assert.ok(performance.now() - started < 10_000 + FULL_PAGE_SCROLL_MS + FULL_PAGE_IMAGES_MS + FULL_PAGE_MARGIN_MS);
   });
 
+  test('a full-page WebP of a 100 000 px page stops a pixel short of the PNG cap, at WebP\'s largest side', async () => {
+    const { screenshot } = await render(renderer, `${site.url}/huge`, 'screenshot.fullPage&screenshot.type=webp');
+    assert.ok(screenshot);
+    assert.equal(screenshot.type, 'webp');
+    assert.deepEqual([screenshot.width, screenshot.height], [2560, FULL_PAGE_MAX_PIXELS - 2]);
+  });
+
   test('jpeg has JPEG magic bytes and its SOF size is the reported one; quality changes the bytes', async () => {
     const high = await render(renderer, `${site.url}/`, 'screenshot.type=jpeg&screenshot.quality=95');
     const low = await render(renderer, `${site.url}/`, 'screenshot.type=jpeg&screenshot.quality=10');

@@ -97,6 +97,17 @@ describe('Spare (the keeper)', () => {
     await spare.close();
   });
 
+  test('a spare dead before it could be kept is discarded at once, holds no room, and is not replaced unasked', async () => {
+    const { ops, discarded, made } = plainOps({ usable: (n) => n !== 1 });
+    const spare = new Spare(ops, () => 1);
+    await spare.prepare();
+    assert.deepEqual(discarded, [1]);
+    assert.equal(made(), 1, 'no browser is relaunched for a spare nobody asked for');
+    await spare.prepare();
+    assert.equal(spare.take(), 2, 'the next making finds the room free');
+    await spare.close();
+  });
+
   test('close discards the ready spare, and the one being made once it is ready; nothing is made after', async () => {
     const { ops, discarded, made } = plainOps();
     const spare = new Spare(ops, () => 1);
