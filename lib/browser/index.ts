@@ -139,11 +139,13 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
   const closeAfterAnswer = config.lambda === undefined;
   /** Pages loading or capturing now (withPage's work, not yet answered); a page closing after its answer is not. */
   let rendering = 0;
+  /** Captures being encoded or composed after their page's work (render's `composing`): CPU the spares must not take. */
+  let finishing = 0;
   // Made only while no page loads or captures, one per free slot with nobody waiting for one, so they never delay a
   // request that could start now, nor slow one running: on two cores a renderer started beside a capture costs that
   // capture about what the spare saves the next request (bench/RESULTS.md, issue 16). One per slot lets requests
   // arriving together all start at `goto`; in Lambda an instance serves one request at a time, so one is enough.
-  const spareRoom = (): number => (rendering > 0 ? 0 : config.lambda === undefined ? limiter.free : Math.min(1, limiter.free));
+  const spareRoom = (): number => (rendering > 0 || finishing > 0 ? 0 : config.lambda === undefined ? limiter.free : Math.min(1, limiter.free));
   const spare = config.browserSpare ? new Spare(spareOps(base, usualSetup), spareRoom) : undefined;
   const env: PageEnv = { ...base, spare };
   const audits = new Limiter(1, { maxWaiting: MAX_WAITING_AUDITS });
@@ -240,47 +242,56 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
     // The engine is built once per process; its first build overlaps the queue and the launch.
     if (options.adblock) void adblocker(config.adblock).catch(() => undefined);
     let composing: (() => Promise<Screenshot>) | undefined;
-    const rendered = await onPage(
-      url,
-      budget,
-      setup,
-      async (open) => {
-        await checkSelectors(open.page, selectorsOf(options, shot));
-        if (options.adblock) await enableAdblock(open.page, config.adblock);
-        const wantsCapture = capture.screenshot || capture.pdf;
-        const reserve = wantsCapture ? Math.min(CAPTURE_RESERVE_MS, budget.remaining() * CAPTURE_RESERVE_SHARE) : 0;
-        const loading = budget.slice(Infinity, reserve);
-        const navigation = await navigate(open, url, options.waitUntil, loading, options.animations ? undefined : () => stopAnimations(open, loading));
-        lap('navigate');
-        await prepare(open, options, loading);
-        lap('actions');
-        const result: RenderResult = { ...navigation, refused: [], timings };
-        if (capture.html) result.html = await open.page.content();
-        if (capture.evaluate?.length) result.evaluated = await evaluateAll(open.page, capture.evaluate, budget);
-        const language = shot && !shot.element ? codeLanguage(navigation.headers['content-type']) : undefined;
-        if (shot && language) await showCode(open, language, shot.codeScheme, budget);
-        if (shot) {
-          const { raw, final } = await screenshot(open, shot, emulation.viewport, budget);
-          result.screenshot = raw;
-          composing = final;
-          if (shot.overlay) {
-            lap('screenshot');
-            composing = await frame(open, raw, shot.overlay, { type: shot.type, quality: shot.quality }, budget, outbound);
+    try {
+      const rendered = await onPage(
+        url,
+        budget,
+        setup,
+        async (open) => {
+          await checkSelectors(open.page, selectorsOf(options, shot));
+          if (options.adblock) await enableAdblock(open.page, config.adblock);
+          const wantsCapture = capture.screenshot || capture.pdf;
+          const reserve = wantsCapture ? Math.min(CAPTURE_RESERVE_MS, budget.remaining() * CAPTURE_RESERVE_SHARE) : 0;
+          const loading = budget.slice(Infinity, reserve);
+          const navigation = await navigate(open, url, options.waitUntil, loading, options.animations ? undefined : () => stopAnimations(open, loading));
+          lap('navigate');
+          await prepare(open, options, loading);
+          lap('actions');
+          const result: RenderResult = { ...navigation, refused: [], timings };
+          if (capture.html) result.html = await open.page.content();
+          if (capture.evaluate?.length) result.evaluated = await evaluateAll(open.page, capture.evaluate, budget);
+          const language = shot && !shot.element ? codeLanguage(navigation.headers['content-type']) : undefined;
+          if (shot && language) await showCode(open, language, shot.codeScheme, budget);
+          if (shot) {
+            const { raw, final } = await screenshot(open, shot, emulation.viewport, budget);
+            result.screenshot = raw;
+            // Counted once, however many attempts withPage makes.
+            if (composing === undefined) finishing += 1;
+            composing = final;
+            if (shot.overlay) {
+              lap('screenshot');
+              composing = await frame(open, raw, shot.overlay, { type: shot.type, quality: shot.quality }, budget, outbound);
+            }
           }
-        }
-        if (capture.pdf) result.pdf = await printPdf(open, options.pdf || pdfDefaults(), budget);
-        lap('capture');
-        result.refused = open.proxy.refused.map((failure) => failure.target);
-        return result;
-      },
-      lap,
-    );
-    // Under way since the capture, and waited for once the page's work is done (it needs neither the page nor its slot).
-    if (composing) {
-      rendered.screenshot = await composing();
-      lap(shot?.overlay ? 'overlay' : 'encode');
+          if (capture.pdf) result.pdf = await printPdf(open, options.pdf || pdfDefaults(), budget);
+          lap('capture');
+          result.refused = open.proxy.refused.map((failure) => failure.target);
+          return result;
+        },
+        lap,
+      );
+      // Under way since the capture, and waited for once the page's work is done (it needs neither the page nor its slot).
+      if (composing) {
+        rendered.screenshot = await composing();
+        lap(shot?.overlay ? 'overlay' : 'encode');
+      }
+      return rendered;
+    } finally {
+      if (composing) {
+        finishing -= 1;
+        spare?.refill();
+      }
     }
-    return rendered;
   }
 
   /**
