@@ -7,7 +7,7 @@ import type { Budget } from '../time/budget.ts';
 import { ELEMENT_MARGIN_MS, ELEMENT_WAIT_MS } from '../time/limits.ts';
 import { GlanceError, invalidParam } from '../errors.ts';
 import { rasterSize } from '../media/dimensions.ts';
-import { encode, SCREENSHOT_PNG_LEVEL } from '../media/encode.ts';
+import { encode } from '../media/encode.ts';
 import { loadSharp, release } from '../media/sharp.ts';
 import { PAPER_INCHES, type PdfOptions, type ScreenshotOptions, type ScreenshotType } from '../query/options.ts';
 import { hydrate, settle } from './actions.ts';
@@ -33,22 +33,23 @@ export interface Screenshot {
 export const FULL_PAGE_MAX_PIXELS = 16_384;
 
 /**
- * Chromium encodes on its browser process's main thread, the one every page's protocol messages and navigations go
- * through: its default PNG of a 2560×1600 capture held that thread ~65 ms, and a second page's capture or load
- * waited behind it. So Chromium only hands over a lossless PNG made for speed (30–50 ms less there, nearly three
- * times the bytes), and sharp writes the final image on a libuv worker, beside the browser's work: a plain PNG
- * (SCREENSHOT_PNG_LEVEL: 300 KB against Chromium's 281 KB; at concurrency 4 the capture took 0.80× the bare script
- * instead of 0.84×, at 1 the same, bench/RESULTS.md, issue 16), WebP (libwebp at effort 2: 60 ms faster than
- * Chromium's encoder, same size) and an overlay's framed image. With `optimizeForSpeed` Chromium's fast PNG is the
- * answer as it is. JPEG stays Chromium's: its encoder is quicker, and one through sharp cost more in all.
+ * Chromium encodes PNG and JPEG itself (bench/RESULTS.md, issue 16: a PNG re-encoded by sharp cost 10 % more CPU per
+ * capture and 7 % more bytes for a few per cent of latency at four at once, and nothing alone). When sharp writes
+ * the final image — an overlay, or WebP, which sharp's libwebp at effort 2 encodes no slower than Chromium's encoder,
+ * at the same size — Chromium hands over a lossless PNG made for speed (about 50 ms less than its default PNG of a
+ * 2560×1600 capture, nearly three times the bytes, decoded again at once).
  */
-const reencoded = (options: ScreenshotOptions): boolean =>
-  options.overlay !== undefined || options.type === 'webp' || (options.type === 'png' && !options.optimizeForSpeed);
+const reencoded = (options: ScreenshotOptions): boolean => options.overlay !== undefined || options.type === 'webp';
 
 const encoding = (options: ScreenshotOptions): PuppeteerScreenshotOptions =>
-  reencoded(options) || options.type === 'png'
+  reencoded(options)
     ? { type: 'png', optimizeForSpeed: true, omitBackground: options.omitBackground }
-    : { type: options.type, quality: options.quality, omitBackground: options.omitBackground };
+    : {
+        type: options.type,
+        ...(options.type === 'jpeg' ? { quality: options.quality } : {}),
+        omitBackground: options.omitBackground,
+        optimizeForSpeed: options.optimizeForSpeed,
+      };
 
 async function elementClip(open: OpenPage, selector: string, budget: Budget) {
   const { page } = open;
@@ -103,7 +104,7 @@ export async function screenshot(open: OpenPage, options: ScreenshotOptions, vie
   const captured = Buffer.from(await page.screenshot(capture));
   const size = rasterSize(captured);
   if (!size) throw new Error('Chromium returned an image whose size cannot be read');
-  // An overlay encodes the framed image itself (lib/browser/overlay.ts); a plain capture is encoded here.
+  // An overlay encodes the framed image itself (lib/browser/overlay.ts); a plain WebP is encoded here.
   const raw: Screenshot = { body: captured, type: options.overlay ? 'png' : options.type, ...size, deviceScaleFactor: viewport.deviceScaleFactor };
   if (options.overlay || !reencoded(options)) return { raw, final: async () => raw };
   if (options.type === 'webp' && Math.max(size.width, size.height) > WEBP_MAX_PIXELS) {
@@ -122,10 +123,8 @@ async function reencode(raw: Screenshot, { type, quality }: ScreenshotOptions): 
   const image = (await loadSharp())(raw.body, { limitInputPixels: false });
   let body: Buffer;
   try {
-    body = await encode(image, { type, quality, pngLevel: SCREENSHOT_PNG_LEVEL });
+    body = await encode(image, { type, quality });
   } catch (error) {
-    // Chromium's PNG is a right answer too, only larger; a WebP has no such fallback.
-    if (type === 'png') return raw;
     throw new GlanceError('EFATAL', `The capture could not be encoded as ${type}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   release(raw.body);
