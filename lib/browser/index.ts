@@ -141,9 +141,9 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
   let rendering = 0;
   /** Captures being encoded or composed after their page's work (render's `composing`): CPU the spares must not take. */
   let finishing = 0;
-  // Made only while no page loads or captures, one per free slot with nobody waiting for one, so they never delay a
-  // request that could start now, nor slow one running: on two cores a renderer started beside a capture costs that
-  // capture about what the spare saves the next request (bench/RESULTS.md, issue 16). One per slot lets requests
+  // Made only while no page loads or captures and no capture is being encoded, one per free slot with nobody waiting
+  // for one, so they never delay a request that could start now, nor slow one running: on two cores a renderer started
+  // beside a capture costs that capture about what the spare saves the next request (bench/RESULTS.md, issue 16). One per slot lets requests
   // arriving together all start at `goto`; in Lambda an instance serves one request at a time, so one is enough.
   const spareRoom = (): number => (rendering > 0 || finishing > 0 ? 0 : config.lambda === undefined ? limiter.free : Math.min(1, limiter.free));
   const spare = config.browserSpare ? new Spare(spareOps(base, usualSetup), spareRoom) : undefined;
