@@ -4,9 +4,10 @@ export function median(samples: readonly number[]): number {
   return percentile(samples, 50);
 }
 
-/** Nearest-rank percentile (p in 0…100) of unsorted samples; NaN for none. */
+/** The arithmetic mean; NaN for none. */
 export const mean = (samples: readonly number[]): number => samples.reduce((sum, value) => sum + value, 0) / samples.length;
 
+/** Nearest-rank percentile (p in 0…100) of unsorted samples; NaN for none. */
 export function percentile(samples: readonly number[], p: number): number {
   if (samples.length === 0) return Number.NaN;
   const sorted = [...samples].sort((a, b) => a - b);

@@ -106,11 +106,11 @@ export async function screenshot(open: OpenPage, options: ScreenshotOptions, vie
   if (!size) throw new Error('Chromium returned an image whose size cannot be read');
   // An overlay encodes the framed image itself (lib/browser/overlay.ts); a plain WebP is encoded here.
   const raw: Screenshot = { body: captured, type: options.overlay ? 'png' : options.type, ...size, deviceScaleFactor: viewport.deviceScaleFactor };
-  if (options.overlay || !reencoded(options)) return { raw, final: async () => raw };
-  if (options.type === 'webp' && Math.max(size.width, size.height) > WEBP_MAX_PIXELS) {
+  if (options.overlay || options.type !== 'webp') return { raw, final: async () => raw };
+  if (Math.max(size.width, size.height) > WEBP_MAX_PIXELS) {
     throw invalidParam('screenshot.type', `WebP holds at most ${WEBP_MAX_PIXELS} pixels a side and this capture is ${size.width}×${size.height}: ask for png or jpeg, or a narrower viewport`);
   }
-  const encoded = reencode(raw, options);
+  const encoded = toWebp(raw, options);
   encoded.catch(() => undefined);
   return { raw, final: () => encoded };
 }
@@ -118,17 +118,17 @@ export async function screenshot(open: OpenPage, options: ScreenshotOptions, vie
 /** WebP's largest side (libwebp's limit). */
 const WEBP_MAX_PIXELS = 16_383;
 
-async function reencode(raw: Screenshot, { type, quality }: ScreenshotOptions): Promise<Screenshot> {
+async function toWebp(raw: Screenshot, { quality }: ScreenshotOptions): Promise<Screenshot> {
   // Chromium's own image, already bounded (FULL_PAGE_MAX_PIXELS, clampViewport): sharp's input cap is not for it.
   const image = (await loadSharp())(raw.body, { limitInputPixels: false });
   let body: Buffer;
   try {
-    body = await encode(image, { type, quality });
+    body = await encode(image, { type: 'webp', quality });
   } catch (error) {
-    throw new GlanceError('EFATAL', `The capture could not be encoded as ${type}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new GlanceError('EFATAL', `The capture could not be encoded as WebP: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
   }
   release(raw.body);
-  return { ...raw, body, type };
+  return { ...raw, body, type: 'webp' };
 }
 
 /** Chromium's words for a page range it cannot print. */

@@ -81,6 +81,15 @@ describe('screenshot', () => {
     assert.deepEqual([screenshot.width, screenshot.height], [2560, FULL_PAGE_MAX_PIXELS - 2]);
   });
 
+  test('a WebP wider than WebP allows is a 400 naming screenshot.type, not an EFATAL', async () => {
+    const wide = render(renderer, `${site.url}/`, 'screenshot.type=webp&viewport.width=8192&viewport.height=400&viewport.deviceScaleFactor=2');
+    await assert.rejects(wide, (error: any) => {
+      assert.equal(error.code, 'EINVALQUERY');
+      assert.match(error.message, /screenshot\.type.*16384×800/);
+      return true;
+    });
+  });
+
   test('jpeg has JPEG magic bytes and its SOF size is the reported one; quality changes the bytes', async () => {
     const high = await render(renderer, `${site.url}/`, 'screenshot.type=jpeg&screenshot.quality=95');
     const low = await render(renderer, `${site.url}/`, 'screenshot.type=jpeg&screenshot.quality=10');
