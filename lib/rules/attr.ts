@@ -2,8 +2,8 @@
  * What `attr` reads from a match (https://microlink.io/docs/mql/data/attr): an attribute, or one of the special
  * values. The scope is an element, or the whole document when the rule has no selector.
  */
-import render from 'dom-serializer';
 import { isDocument, isTag, type AnyNode, type Document, type Element } from 'domhandler';
+import { toHtml } from './html.ts';
 import { mainContentHtml, proseOf } from './main-content.ts';
 import { markdownOf, toMarkdown } from './markdown.ts';
 import { first } from './select.ts';
@@ -51,9 +51,9 @@ export function readAttr(node: AnyNode, attr: string, source: Source): unknown {
   const whole = isDocument(node);
   switch (attr) {
     case 'html':
-      return render(childrenOf(node));
+      return toHtml(childrenOf(node));
     case 'outerHTML':
-      return render(node);
+      return toHtml(node);
     case 'text':
       return visibleText(node);
     case 'markdown':

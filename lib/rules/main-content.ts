@@ -10,9 +10,9 @@
  * walk, and give the same answer for the fetched and the rendered DOM. Without any landmark the whole body is
  * kept; either way navigation, banners, sidebars, footers, forms and dialogs are left out of its HTML.
  */
-import render from 'dom-serializer';
 import { cloneNode, hasChildren, isTag, isText, type AnyNode, type ChildNode, type Document, type Element, type ParentNode } from 'domhandler';
 import { removeElement } from 'domutils';
+import { toHtml } from './html.ts';
 import { all, first } from './select.ts';
 
 const LANDMARKS = ['[itemprop="articleBody"]', 'article', 'main', '[role="main"]'];
@@ -133,7 +133,7 @@ export function mainContentHtml(document: Document): string {
         current.children = kept;
       }
     }
-    return render(root);
+    return toHtml(root);
   } finally {
     for (const [parent, children] of swapped) parent.children = children;
   }

@@ -8,8 +8,8 @@
  * stands on its own away from the page; the base is resolved by us first, so `<base href>` is honoured.
  */
 import { htmlToMarkdown } from '@mdream/js';
-import render from 'dom-serializer';
 import type { AnyNode } from 'domhandler';
+import { toHtml } from './html.ts';
 
 /** Markdown of HTML from the page (lib/rules/main-content.ts: without what is never prose). */
 export function markdownOf(html: string, pageBase: string): string {
@@ -18,5 +18,5 @@ export function markdownOf(html: string, pageBase: string): string {
 
 /** Markdown of the nodes given: copies without what is never prose (lib/rules/main-content.ts). */
 export function toMarkdown(nodes: AnyNode | AnyNode[], pageBase: string): string {
-  return markdownOf(render(nodes), pageBase);
+  return markdownOf(toHtml(nodes), pageBase);
 }

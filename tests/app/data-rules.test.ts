@@ -19,6 +19,8 @@ const ARTICLE = `<!doctype html><html lang="en"><head><title>Site title</title>
 <a href="mailto:desk@news.test">Write to us</a><video src="/clip.mp4"></video><audio src="/talk.mp3"></audio></article></main>
 <aside>Most read</aside><footer>Copyright footer</footer></body></html>`;
 
+const CHARACTERS = '<!doctype html><html><body><p id="u">café &amp; &lt;b&gt;&nbsp;“q” <a title="a&quot;b é">x</a></p></body></html>';
+
 const SCRIPTED = `<html><body><div id="app"></div>
 <script>document.getElementById('app').innerHTML = '<h2 class="late">Made by script</h2>'; window.answer = { n: 42 };</script></body></html>`;
 
@@ -29,6 +31,7 @@ describe('custom data rules through the service', () => {
     site = await startServer({
       '/article': html(ARTICLE),
       '/scripted': html(SCRIPTED),
+      '/characters': html(CHARACTERS),
       '/live.png': asset('image/png', png(640, 320)),
       '/clip.mp4': asset('video/mp4', mp4(3, { width: 320, height: 180 })),
       '/talk.mp3': asset('audio/mpeg', mp3(100)),
@@ -87,6 +90,15 @@ describe('custom data rules through the service', () => {
     assert.equal(status, 200);
     assert.equal(headers.get('x-fetch-mode'), 'prerender');
     assert.deepEqual(body.data, { n: 42, fn: 1, late: 'Made by script' });
+  });
+
+  test('attr=html is the browser\'s own innerHTML, on the rendered DOM and on the fetched HTML alike', async () => {
+    const rendered = await service.json(q(`${site.url}/characters`,
+      'meta=false&data.ours.selector=%23u&data.browser.evaluate=document.getElementById(%27u%27).innerHTML'));
+    assert.equal(rendered.headers.get('x-fetch-mode'), 'prerender');
+    assert.equal(rendered.body.data.ours, rendered.body.data.browser);
+    const fetched = await service.json(q(`${site.url}/characters`, 'meta=false&prerender=false&data.ours.selector=%23u'));
+    assert.equal(fetched.body.data.ours, rendered.body.data.browser);
   });
 
   test('without a browser, the fetched HTML has no script-made content: the field is null', async () => {

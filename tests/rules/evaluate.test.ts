@@ -34,6 +34,10 @@ describe('attr', () => {
     assert.equal(await one('data.f.selector=h1'), 'Hello <b>world</b>');
     assert.equal(await one('data.f.selector=h1&data.f.attr=outerHTML'), '<h1 class="headline">Hello <b>world</b></h1>');
   });
+  test('html is written as a browser writes innerHTML: characters as themselves, only what must be escaped escaped', async () => {
+    const html = '<p id="u">café &amp; &lt;b&gt;&nbsp;“q” 😀 <a title="a&quot;b &lt; é">x</a></p>';
+    assert.equal(await one('data.f.selector=%23u', html), 'café &amp; &lt;b&gt;&nbsp;“q” 😀 <a title="a&quot;b < é">x</a>');
+  });
   test('text is the visible text, whitespace collapsed, blocks separated', async () => {
     assert.equal(await one('data.f.selector=h1&data.f.attr=text'), 'Hello world');
     assert.equal(await one('data.f.selector=ul&data.f.attr=text'), '1,234 stars 5.5 none');
@@ -42,6 +46,13 @@ describe('attr', () => {
     assert.equal(
       await one('data.f.selector=%23lead&data.f.attr=markdown'),
       'First para with [a link](https://site.test/sub/x.html) and ![pic](https://site.test/sub/i.png).',
+    );
+  });
+  test('markdown reads attribute values holding < and > whole (they are not escaped in the HTML it is made from)', async () => {
+    const html = '<p id="x"><img src="/a.png" alt="1 < 2 > 0"> <a href="/q?a=1&amp;b=<2>" title="x > y">go</a></p>';
+    assert.equal(
+      await one('data.f.selector=%23x&data.f.attr=markdown', html),
+      '![1 \\< 2 > 0](https://site.test/a.png) [go](<https://site.test/q?a=1&b=\\<2\\>> "x > y")',
     );
   });
   test('val reads form values; tagName and nodeName the upper-case name; an attribute by name', async () => {
