@@ -11,7 +11,7 @@ import { encode } from '../media/encode.ts';
 import { loadSharp, release } from '../media/sharp.ts';
 import { PAPER_INCHES, type PdfOptions, type ScreenshotOptions, type ScreenshotType } from '../query/options.ts';
 import { hydrate, settle } from './actions.ts';
-import type { Viewport } from './devices.ts';
+import { MAX_DEVICE_AREA, type Viewport } from './devices.ts';
 import { browserTimeout, isTimeout } from './errors.ts';
 import { inPage, TOP_AND_HEIGHT } from './inpage.ts';
 import type { OpenPage } from './page.ts';
@@ -28,7 +28,8 @@ export interface Screenshot {
 /**
  * A full-page capture stops at this many image pixels tall (8192 CSS px at the default 2× device), so a
  * 100 000 px page is a bounded, successful capture of its top. Beyond it a capture costs seconds of CPU and
- * hundreds of MB (2560 × 16384 RGBA is 168 MB before encoding), and JPEG cannot exceed 65535 px anyway.
+ * hundreds of MB (2560 × 16384 RGBA is 168 MB before encoding), and JPEG cannot exceed 65535 px anyway. A wider
+ * capture stops sooner, and an element's box is cut to fit as well: no capture holds more than MAX_DEVICE_AREA.
  */
 export const FULL_PAGE_MAX_PIXELS = 16_384;
 
@@ -84,17 +85,21 @@ export interface Captured {
 
 export async function screenshot(open: OpenPage, options: ScreenshotOptions, viewport: Viewport, budget: Budget): Promise<Captured> {
   const { page } = open;
-  const maxPixels = options.type === 'webp' && !options.overlay ? WEBP_MAX_PIXELS : FULL_PAGE_MAX_PIXELS;
-  const maxCssHeight = Math.floor(maxPixels / viewport.deviceScaleFactor);
+  const scale = viewport.deviceScaleFactor;
+  const maxSide = Math.floor((options.type === 'webp' && !options.overlay ? WEBP_MAX_PIXELS : FULL_PAGE_MAX_PIXELS) / scale);
+  /** The tallest capture `width` CSS px wide may be: bounded on each side and in area (MAX_DEVICE_AREA). */
+  const tallest = (width: number): number => Math.max(1, Math.min(maxSide, Math.floor(MAX_DEVICE_AREA / (width * scale * scale))));
   let capture: PuppeteerScreenshotOptions = encoding(options);
   if (options.element) {
     const clip = await elementClip(open, options.element, budget);
-    clip.height = Math.min(clip.height, maxCssHeight);
+    clip.width = Math.min(clip.width, maxSide);
+    clip.height = Math.min(clip.height, tallest(clip.width));
     await settle(open, budget, clip.y, clip.y + clip.height);
     capture = { ...capture, clip, captureBeyondViewport: true };
   } else if (options.fullPage) {
-    const measured = (await hydrate(open, maxCssHeight, budget)) ?? Number(await page.evaluate(inPage(TOP_AND_HEIGHT)));
-    const height = Math.min(measured || viewport.height, maxCssHeight);
+    const maxHeight = tallest(viewport.width);
+    const measured = (await hydrate(open, maxHeight, budget)) ?? Number(await page.evaluate(inPage(TOP_AND_HEIGHT)));
+    const height = Math.min(measured || viewport.height, maxHeight);
     await settle(open, budget, 0, height);
     capture = { ...capture, clip: { x: 0, y: 0, width: viewport.width, height }, captureBeyondViewport: true };
   } else {
@@ -107,9 +112,7 @@ export async function screenshot(open: OpenPage, options: ScreenshotOptions, vie
   // An overlay encodes the framed image itself (lib/browser/overlay.ts); a plain WebP is encoded here.
   const raw: Screenshot = { body: captured, type: options.overlay ? 'png' : options.type, ...size, deviceScaleFactor: viewport.deviceScaleFactor };
   if (options.overlay || options.type !== 'webp') return { raw, final: async () => raw };
-  if (Math.max(size.width, size.height) > WEBP_MAX_PIXELS) {
-    throw invalidParam('screenshot.type', `WebP holds at most ${WEBP_MAX_PIXELS} pixels a side and this capture is ${size.width}×${size.height}: ask for png or jpeg, or a narrower viewport`);
-  }
+  if (Math.max(size.width, size.height) > WEBP_MAX_PIXELS) throw tooLargeForWebp(`this capture is ${size.width}×${size.height}`);
   const encoded = toWebp(raw, options);
   encoded.catch(() => undefined);
   return { raw, final: () => encoded };
@@ -117,6 +120,21 @@ export async function screenshot(open: OpenPage, options: ScreenshotOptions, vie
 
 /** WebP's largest side (libwebp's limit). */
 const WEBP_MAX_PIXELS = 16_383;
+
+const tooLargeForWebp = (what: string): GlanceError =>
+  invalidParam('screenshot.type', `WebP holds at most ${WEBP_MAX_PIXELS} pixels a side and ${what}: ask for png or jpeg, or a narrower viewport`);
+
+/**
+ * Refuses before any page opens a WebP that the viewport alone makes too large (the capture's own size is checked
+ * again once it is made: an element's box or a page's height is known only then). Device pixels are rounded down:
+ * only what Chromium certainly makes too large is refused here.
+ */
+export function checkWebpViewport(options: ScreenshotOptions, viewport: Viewport): void {
+  if (options.type !== 'webp' || options.overlay || options.element) return;
+  const width = Math.floor(viewport.width * viewport.deviceScaleFactor);
+  const height = options.fullPage ? 0 : Math.floor(viewport.height * viewport.deviceScaleFactor);
+  if (Math.max(width, height) > WEBP_MAX_PIXELS) throw tooLargeForWebp(`this viewport is ${width} device pixels ${width >= height ? 'wide' : 'high'}`);
+}
 
 async function toWebp(raw: Screenshot, { quality }: ScreenshotOptions): Promise<Screenshot> {
   // Chromium's own image, already bounded (FULL_PAGE_MAX_PIXELS, clampViewport): sharp's input cap is not for it.

@@ -65,6 +65,13 @@ const DESKTOPS: Readonly<Record<string, Viewport>> = {
 const MAX_CSS_PIXELS = 10_000;
 const MAX_DEVICE_PIXELS = 16_384;
 const SCALE_RANGE = [0.1, 4] as const;
+/**
+ * The most device pixels a viewport, and any one capture (lib/browser/capture.ts), may hold: the default device's
+ * full-page capture, 2560 × 16 384. Chromium keeps several copies of a surface while it rasters and encodes it, so
+ * sides bounded one by one were not enough: a 16 384 × 16 384 full page took its processes to 4.6 GB (2.8 GB at
+ * 8 192 × 16 384, 1.2 GB at 2560 × 16 384), beyond a 2 GB Lambda. The scale factor gives way for a larger viewport.
+ */
+export const MAX_DEVICE_AREA = 2_560 * MAX_DEVICE_PIXELS;
 
 const clamp = (value: number, min: number, max: number): number =>
   Math.min(max, Math.max(min, Number.isFinite(value) ? value : min));
@@ -73,7 +80,8 @@ export function clampViewport(viewport: Viewport): Viewport {
   const width = Math.round(clamp(viewport.width, 1, MAX_CSS_PIXELS));
   const height = Math.round(clamp(viewport.height, 1, MAX_CSS_PIXELS));
   const scale = clamp(viewport.deviceScaleFactor, SCALE_RANGE[0], SCALE_RANGE[1]);
-  return { ...viewport, width, height, deviceScaleFactor: Math.min(scale, MAX_DEVICE_PIXELS / Math.max(width, height)) };
+  const fits = Math.min(MAX_DEVICE_PIXELS / Math.max(width, height), Math.sqrt(MAX_DEVICE_AREA / (width * height)));
+  return { ...viewport, width, height, deviceScaleFactor: Math.min(scale, fits) };
 }
 
 interface Catalogue {

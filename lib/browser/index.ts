@@ -20,7 +20,7 @@ import { checkSelectors, prepare, settle, stopAnimations } from './actions.ts';
 import { adblocker, enableAdblock } from './adblock.ts';
 import { codeLanguage, showCode } from './code.ts';
 import { BrowserHost } from './browser.ts';
-import { printPdf, screenshot, type Screenshot } from './capture.ts';
+import { checkWebpViewport, printPdf, screenshot, type Screenshot } from './capture.ts';
 import { clampViewport, resolveDevice } from './devices.ts';
 import { evaluateAll } from './evaluate.ts';
 import { browserTimeout } from './errors.ts';
@@ -239,6 +239,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
     };
     const shot = capture.screenshot ? options.screenshot || DEFAULT_SCREENSHOT : undefined;
     const { setup, emulation } = await pageSetup(options, url);
+    if (shot) checkWebpViewport(shot, emulation.viewport);
     // The engine is built once per process; its first build overlaps the queue and the launch.
     if (options.adblock) void adblocker(config.adblock).catch(() => undefined);
     let composing: (() => Promise<Screenshot>) | undefined;

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { FULL_PAGE_MAX_PIXELS, type Renderer } from '../../lib/browser/index.ts';
+import { MAX_DEVICE_AREA } from '../../lib/browser/devices.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { codeOf, jpegDimensions, mediaBoxes, pixel, png, render, testRenderer } from './helpers.ts';
 import { FULL_PAGE_IMAGES_MS, FULL_PAGE_MARGIN_MS, FULL_PAGE_SCROLL_MS } from '../../lib/time/limits.ts';
@@ -23,6 +24,7 @@ describe('screenshot', () => {
       '/': html(BOX_PAGE),
       '/tall': html(TALL_PAGE),
       '/huge': html('<!doctype html><body style="margin:0"><div style="height:100000px;background:linear-gradient(red,blue)"></div>'),
+      '/wide': html('<!doctype html><body style="margin:0"><div id="wide" style="width:1000000px;height:4000px;background:linear-gradient(90deg,red,blue)"></div>'),
       '/width': html('<!doctype html><title>w</title><script>document.title = innerWidth + "x" + devicePixelRatio</script>'),
     });
     renderer = testRenderer();
@@ -81,13 +83,29 @@ describe('screenshot', () => {
     assert.deepEqual([screenshot.width, screenshot.height], [2560, FULL_PAGE_MAX_PIXELS - 2]);
   });
 
-  test('a WebP wider than WebP allows is a 400 naming screenshot.type, not an EFATAL', async () => {
+  test('a WebP wider than WebP allows is a 400 naming screenshot.type, not an EFATAL, before the page is opened', async () => {
+    const before = site.hits.length;
     const wide = render(renderer, `${site.url}/`, 'screenshot.type=webp&viewport.width=8192&viewport.height=400&viewport.deviceScaleFactor=2');
     await assert.rejects(wide, (error: any) => {
       assert.equal(error.code, 'EINVALQUERY');
-      assert.match(error.message, /screenshot\.type.*16384×800/);
+      assert.match(error.message, /screenshot\.type.*16384 device pixels wide/);
       return true;
     });
+    assert.equal(site.hits.length, before, 'the page was not requested');
+  });
+
+  test('a capture is bounded in area too: a wide full page stops sooner, a huge element is cut to fit', async () => {
+    // 16 384 device pixels wide: MAX_DEVICE_AREA leaves 2560 rows (it used to be 16 384 × 16 384, 4.6 GB in Chromium).
+    const full = await render(renderer, `${site.url}/huge`, 'screenshot.fullPage&viewport.width=8192&viewport.deviceScaleFactor=2');
+    assert.deepEqual([full.screenshot?.width, full.screenshot?.height], [16_384, MAX_DEVICE_AREA / 16_384]);
+    assert.deepEqual([png(full.screenshot!.body).width, png(full.screenshot!.body).height], [16_384, 2560]);
+    // An element a million CSS px wide failed with EFATAL after seconds of Chromium's work.
+    const element = await render(renderer, `${site.url}/wide`, 'screenshot.element=%23wide&viewport.deviceScaleFactor=2');
+    assert.deepEqual([element.screenshot?.width, element.screenshot?.height], [16_384, 2560]);
+    const webp = await render(renderer, `${site.url}/wide`, 'screenshot.type=webp&screenshot.element=%23wide&viewport.deviceScaleFactor=2');
+    assert.equal(webp.screenshot?.type, 'webp');
+    assert.equal(webp.screenshot?.width, 16_382);
+    assert.ok(webp.screenshot!.width * webp.screenshot!.height <= MAX_DEVICE_AREA);
   });
 
   test('jpeg has JPEG magic bytes and its SOF size is the reported one; quality changes the bytes', async () => {

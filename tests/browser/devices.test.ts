@@ -1,7 +1,7 @@
 /** Device presets resolve without starting a browser: names, case, merging, bounds, unknown names. */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { clampViewport, deviceNames, resolveDevice } from '../../lib/browser/devices.ts';
+import { clampViewport, deviceNames, MAX_DEVICE_AREA, resolveDevice } from '../../lib/browser/devices.ts';
 
 describe('devices', () => {
   test('the default device is a 1280×800 @2x desktop with the configured user agent', async () => {
@@ -35,6 +35,14 @@ describe('devices', () => {
     const huge = clampViewport({ width: 50_000, height: -5, deviceScaleFactor: 9, isMobile: false, hasTouch: false, isLandscape: true });
     assert.deepEqual([huge.width, huge.height], [10_000, 1]);
     assert.ok(huge.width * huge.deviceScaleFactor <= 16_384);
+  });
+
+  test('the scale factor also gives way to keep the viewport within MAX_DEVICE_AREA; usual devices keep theirs', async () => {
+    const square = clampViewport({ width: 10_000, height: 10_000, deviceScaleFactor: 2, isMobile: false, hasTouch: false, isLandscape: false });
+    assert.deepEqual([square.width, square.height], [10_000, 10_000]);
+    assert.ok(Math.abs(square.width * square.height * square.deviceScaleFactor ** 2 - MAX_DEVICE_AREA) < 1_000);
+    assert.equal((await resolveDevice('Macbook Pro 13', {})).viewport.deviceScaleFactor, 2);
+    assert.equal(clampViewport({ width: 3840, height: 2160, deviceScaleFactor: 2, isMobile: false, hasTouch: false, isLandscape: false }).deviceScaleFactor, 2);
   });
 
   test('every listed name resolves', async () => {
