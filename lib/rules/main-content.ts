@@ -12,7 +12,7 @@
  */
 import { cloneNode, hasChildren, isTag, isText, type AnyNode, type ChildNode, type Document, type Element, type ParentNode } from 'domhandler';
 import { removeElement } from 'domutils';
-import { toHtml } from './html.ts';
+import { converterHtml } from './html.ts';
 import { all, first } from './select.ts';
 
 const LANDMARKS = ['[itemprop="articleBody"]', 'article', 'main', '[role="main"]'];
@@ -133,7 +133,7 @@ export function mainContentHtml(document: Document): string {
         current.children = kept;
       }
     }
-    return toHtml(root);
+    return converterHtml(root);
   } finally {
     for (const [parent, children] of swapped) parent.children = children;
   }

@@ -9,7 +9,7 @@
  */
 import { htmlToMarkdown } from '@mdream/js';
 import type { AnyNode } from 'domhandler';
-import { toHtml } from './html.ts';
+import { converterHtml } from './html.ts';
 
 /** Markdown of HTML from the page (lib/rules/main-content.ts: without what is never prose). */
 export function markdownOf(html: string, pageBase: string): string {
@@ -18,5 +18,5 @@ export function markdownOf(html: string, pageBase: string): string {
 
 /** Markdown of the nodes given: copies without what is never prose (lib/rules/main-content.ts). */
 export function toMarkdown(nodes: AnyNode | AnyNode[], pageBase: string): string {
-  return markdownOf(toHtml(nodes), pageBase);
+  return markdownOf(converterHtml(nodes), pageBase);
 }

@@ -19,7 +19,9 @@ const ARTICLE = `<!doctype html><html lang="en"><head><title>Site title</title>
 <a href="mailto:desk@news.test">Write to us</a><video src="/clip.mp4"></video><audio src="/talk.mp3"></audio></article></main>
 <aside>Most read</aside><footer>Copyright footer</footer></body></html>`;
 
-const CHARACTERS = '<!doctype html><html><body><p id="u">café &amp; &lt;b&gt;&nbsp;“q” <a title="a&quot;b é">x</a></p></body></html>';
+const CHARACTERS = `<!doctype html><html><body><div id="u">café &amp; &lt;b&gt;&nbsp;“q” <a title="a&quot;b &lt; é>">x</a>
+<input disabled><br><svg viewBox="0 0 2 2"><rect width="1"/><foreignObject><p>in</p></foreignObject></svg>
+<script>var sum = 1 < 2 && "</p>";</script><!-- note --></div></body></html>`;
 
 const SCRIPTED = `<html><body><div id="app"></div>
 <script>document.getElementById('app').innerHTML = '<h2 class="late">Made by script</h2>'; window.answer = { n: 42 };</script></body></html>`;

@@ -36,7 +36,25 @@ describe('attr', () => {
   });
   test('html is written as a browser writes innerHTML: characters as themselves, only what must be escaped escaped', async () => {
     const html = '<p id="u">café &amp; &lt;b&gt;&nbsp;“q” 😀 <a title="a&quot;b &lt; é">x</a></p>';
-    assert.equal(await one('data.f.selector=%23u', html), 'café &amp; &lt;b&gt;&nbsp;“q” 😀 <a title="a&quot;b < é">x</a>');
+    assert.equal(await one('data.f.selector=%23u', html), 'café &amp; &lt;b&gt;&nbsp;“q” 😀 <a title="a&quot;b &lt; é">x</a>');
+  });
+  test('html read again by a browser is the same markup: nothing in a value or a text breaks out of its element', async () => {
+    const noscript = '<noscript id="n"><p title="</noscript><img src=x onerror=alert(1)>">a &lt;/noscript&gt;&lt;img src=x onerror=alert(2)&gt;</p></noscript>';
+    assert.equal(
+      await one('data.f.selector=%23n', noscript),
+      '<p title="&lt;/noscript&gt;&lt;img src=x onerror=alert(1)&gt;">a &lt;/noscript&gt;&lt;img src=x onerror=alert(2)&gt;</p>',
+    );
+    // Inside SVG htmlparser2 reads a style as markup and decodes its entities: they are escaped again.
+    const svg = '<svg id="g"><style>&lt;/style&gt;&lt;img src=x onerror=alert(3)&gt;</style><rect/></svg>';
+    assert.equal(await one('data.f.selector=%23g', svg), '<style>&lt;/style&gt;&lt;img src=x onerror=alert(3)&gt;</style><rect></rect>');
+    // Raw text elsewhere is kept as written, as browsers keep it.
+    const raw = '<div id="r"><script>if (a < b && c) f("</div>")</script><xmp>&lt;</xmp><input disabled></div>';
+    assert.equal(await one('data.f.selector=%23r', raw), '<script>if (a < b && c) f("</div>")</script><xmp>&lt;</xmp><input disabled="">');
+  });
+  test('html leaves the page as it was for the rules after it', async () => {
+    const html = '<p id="u" title="a<b">x &amp; y</p>';
+    const values = await run('data.a.selector=%23u&data.b.selector=%23u&data.b.attr=title&data.c.selector=%23u&data.c.attr=text', html);
+    assert.deepEqual([values.a, values.b, values.c], ['x &amp; y', 'a<b', 'x & y']);
   });
   test('text is the visible text, whitespace collapsed, blocks separated', async () => {
     assert.equal(await one('data.f.selector=h1&data.f.attr=text'), 'Hello world');
