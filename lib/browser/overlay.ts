@@ -140,8 +140,10 @@ const backgroundDocument = (style: string, html: string, width: number, height: 
 
 /** The background, `width` × `height`, RGB: what the window stands on. */
 async function backdrop(sharp: SharpFactory, value: string, width: number, height: number, deps: OverlayDeps): Promise<Buffer> {
+  // Chromium may draw it smaller than asked (its viewport is bounded, lib/browser/devices.ts): scaled to the frame.
   const inBrowser = async (style: string, html = '') =>
     sharp(await deps.renderHtml(backgroundDocument(style, html, width, height), { width, height, deviceScaleFactor: 1 }))
+      .resize(width, height, { fit: 'fill' })
       .flatten({ background: '#ffffff' })
       .toColourspace('srgb')
       .raw()

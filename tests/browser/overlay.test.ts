@@ -188,6 +188,14 @@ describe('background', () => {
     assert.deepEqual(pixel(image, 240, 40 + 40 + 150), [...BLUE, 255], 'the capture sits inside the frame');
   });
 
+  test('a background Chromium draws smaller than asked (its viewport bounded) is scaled to the frame', async () => {
+    const halved: OverlayDeps['renderHtml'] = (html, viewport) => renderHtml(html, { ...viewport, deviceScaleFactor: 0.5 });
+    const result = await framed(capture(400, 300, BLUE), overlay('light', 'radial-gradient(#ff0000, #ff0000)'), 1, { ...localDeps, renderHtml: halved });
+    assert.deepEqual([result.width, result.height], [480, 420]);
+    const image = decode(result);
+    assertNear(pixel(image, 479, 419), [255, 0, 0], 10, 'the bottom-right corner is drawn');
+  });
+
   test('a colour without a browser sets the bare capture on it, with a margin of 8% of its width', async () => {
     const result = await framed(capture(1000, 500, BLUE), overlay(undefined, 'rgb(10, 200, 30)'));
     assert.deepEqual([result.width, result.height], [1160, 660]);
