@@ -119,9 +119,9 @@ export async function screenshot(open: OpenPage, options: ScreenshotOptions, vie
 }
 
 /** WebP's largest side (libwebp's limit). */
-const WEBP_MAX_PIXELS = 16_383;
+export const WEBP_MAX_PIXELS = 16_383;
 
-const tooLargeForWebp = (what: string): GlanceError =>
+export const tooLargeForWebp = (what: string): GlanceError =>
   invalidParam('screenshot.type', `WebP holds at most ${WEBP_MAX_PIXELS} pixels a side and ${what}: ask for png or jpeg, or a narrower viewport`);
 
 /**

@@ -14,6 +14,7 @@ import { encode, hasAlpha, type Encoding } from '../media/encode.ts';
 import { loadSharp, release, type SharpFactory } from '../media/sharp.ts';
 import { sniff } from '../media/sniff.ts';
 import type { OverlayBrowser, OverlayOptions } from '../query/options.ts';
+import { tooLargeForWebp, WEBP_MAX_PIXELS } from './capture.ts';
 import { cssBackground, isImageUrl, refused } from './overlay/background.ts';
 import { RADIUS, titleBar, windowShadow } from './overlay/frame.ts';
 import { dropAlpha, isOpaque, layWindow, shade, type Pixels, type ShadowSpec, type WindowPixels } from './overlay/compose.ts';
@@ -219,6 +220,10 @@ export async function prepareOverlay(
   const windowHeight = capture.height + (theme ? titleBar(theme, deviceScaleFactor, windowWidth).height : 0);
   const margin = staged ? Math.max(px(MARGIN_MIN), Math.round(windowWidth * MARGIN_SHARE)) : 0;
   const size = { width: windowWidth + 2 * margin, height: windowHeight + 2 * margin };
+  // The frame grows the capture past what it was bounded to: refused before any drawing, not failed in the encode.
+  if (output.type === 'webp' && Math.max(size.width, size.height) > WEBP_MAX_PIXELS) {
+    throw tooLargeForWebp(`this capture framed is ${size.width}×${size.height}`);
+  }
   const parts = windowParts(sharp, capture, theme, deviceScaleFactor, !staged);
   // Awaited by the composing only: a failure before it (a refused background) must not go unhandled.
   parts.catch(() => undefined);

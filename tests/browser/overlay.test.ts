@@ -196,6 +196,16 @@ describe('background', () => {
     assertNear(pixel(image, 479, 419), [255, 0, 0], 10, 'the bottom-right corner is drawn');
   });
 
+  test('a framed WebP beyond WebP\'s largest side is a 400 naming screenshot.type, before any drawing', async () => {
+    const before = renders;
+    await assert.rejects(framed(capture(100, 16_300, BLUE), overlay('light', 'radial-gradient(red, blue)'), 1, localDeps, { type: 'webp', quality: 80 }), (error: any) => {
+      assert.equal(error.code, 'EINVALQUERY');
+      assert.match(error.message, /screenshot\.type.*framed is 180×16420/);
+      return true;
+    });
+    assert.equal(renders, before, 'no background was drawn');
+  });
+
   test('a colour without a browser sets the bare capture on it, with a margin of 8% of its width', async () => {
     const result = await framed(capture(1000, 500, BLUE), overlay(undefined, 'rgb(10, 200, 30)'));
     assert.deepEqual([result.width, result.height], [1160, 660]);
