@@ -62,16 +62,21 @@ async function elementClip(open: OpenPage, selector: string, budget: Budget) {
   });
   const box = await handle?.boundingBox();
   await handle?.dispose();
-  if (!box || box.width === 0 || box.height === 0) {
+  // boundingBox is relative to the viewport; a clip is in document coordinates.
+  const [scrollX, scrollY] = box ? ((await page.evaluate('[scrollX, scrollY]')) as [unknown, unknown]) : [0, 0];
+  // The scroll offsets are read in the page's own world, which may redefine scrollX: only finite numbers make a box,
+  // and only its part right of and below the document's origin can be captured.
+  const x = Number(scrollX) + (box?.x ?? NaN);
+  const y = Number(scrollY) + (box?.y ?? NaN);
+  const clip = { x: Math.max(0, x), y: Math.max(0, y), width: (box?.width ?? 0) + Math.min(0, x), height: (box?.height ?? 0) + Math.min(0, y) };
+  if (![clip.x, clip.y, clip.width, clip.height].every(Number.isFinite) || clip.width <= 0 || clip.height <= 0) {
     throw new GlanceError(
       'ENOTFOUNDELEMENT',
       `No visible element matched \`screenshot.element\` "${selector}" within ${waitMs} ms of the page loading.`,
       { data: { 'screenshot.element': 'matched no visible element' } },
     );
   }
-  // boundingBox is relative to the viewport; a clip is in document coordinates.
-  const [scrollX, scrollY] = (await page.evaluate('[scrollX, scrollY]')) as [number, number];
-  return { x: box.x + scrollX, y: box.y + scrollY, width: box.width, height: box.height };
+  return clip;
 }
 
 /**

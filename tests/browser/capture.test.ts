@@ -24,6 +24,8 @@ describe('screenshot', () => {
       '/': html(BOX_PAGE),
       '/tall': html(TALL_PAGE),
       '/huge': html('<!doctype html><body style="margin:0"><div style="height:100000px;background:linear-gradient(red,blue)"></div>'),
+      '/lying': html(`${BOX_PAGE}<script>Object.defineProperty(window, 'scrollX', { get: () => 'far' })</script>`),
+      '/left': html('<!doctype html><body style="margin:0"><div id="box" style="position:absolute;left:-300px;top:0;width:400px;height:50px;background:rgb(0,128,255)"></div>'),
       '/wide': html('<!doctype html><body style="margin:0"><div id="wide" style="width:1000000px;height:4000px;background:linear-gradient(90deg,red,blue)"></div>'),
       '/width': html('<!doctype html><title>w</title><script>document.title = innerWidth + "x" + devicePixelRatio</script>'),
     });
@@ -92,6 +94,13 @@ describe('screenshot', () => {
       return true;
     });
     assert.equal(site.hits.length, before, 'the page was not requested');
+  });
+
+  test('an element box a page lies about, or one left of the page, is no box; only its part on the page is captured', async () => {
+    await assert.rejects(render(renderer, `${site.url}/lying`, 'screenshot.element=%23box'), (error: any) => error.code === 'ENOTFOUNDELEMENT');
+    const { screenshot } = await render(renderer, `${site.url}/left`, 'screenshot.element=%23box&viewport.deviceScaleFactor=1');
+    assert.deepEqual([screenshot?.width, screenshot?.height], [100, 50]);
+    assert.deepEqual(pixel(png(screenshot!.body), 50, 25), [0, 128, 255, 255]);
   });
 
   test('a capture is bounded in area too: a wide full page stops sooner, a huge element is cut to fit', async () => {
