@@ -6,8 +6,9 @@
  * Each Markdown run is paired with a reference run just before it: htmlparser2 tokenising the same page, library work
  * of the same kind that none of ours takes part in. The machines this runs on change speed by up to 2× within
  * seconds (a virtual machine's neighbours: the reference swings as much as the Markdown does), so beside the median
- * the report gives the Markdown's time at the reference's fastest run: its median ratio to the reference in the same
- * pairs, times that fastest reference. The < 100 ms target is judged on that figure.
+ * the report gives the Markdown's time at the reference's fast end: its median ratio to the reference in the same
+ * pairs, times the reference's 10th percentile (not its fastest run: an extreme that more runs push lower). The
+ * < 100 ms target is judged on that figure: the Markdown's cost when the machine runs near its usual best.
  */
 import { Parser } from 'htmlparser2';
 import { loadCorpus } from '../tests/helpers/corpus.ts';
@@ -17,7 +18,7 @@ import { extractFromFacts, extractMetadata } from '../lib/extract/index.ts';
 import { parseQuery } from '../lib/query/index.ts';
 import { buildDocument, DocumentBuilder, runRules } from '../lib/rules/index.ts';
 import { runIfMain, type Part } from './lib/part.ts';
-import { median, ms, round } from './lib/stats.ts';
+import { median, ms, percentile, round } from './lib/stats.ts';
 
 /** The reference run: the page tokenised, with entities decoded, and nothing done with the tokens. */
 function tokenise(html: string): void {
@@ -98,12 +99,12 @@ export const rules: Part = async ({ smoke, log }) => {
       ratios.push(sample / reference);
       length = String(values.content ?? '').length;
     }
-    const quiet = median(ratios) * Math.min(...references);
+    const quiet = median(ratios) * percentile(references, 10);
     worst = Math.max(worst, median(samples));
     worstQuiet = Math.max(worstQuiet, quiet);
     markdownRows.push([
       `${page.peer}/${page.name}`, `${round(page.html.length / 1e6, 2)} MB`, ms(median(samples)),
-      `${ms(median(references))} (fastest ${ms(Math.min(...references))})`, ms(quiet), String(length),
+      `${ms(median(references))} (10th percentile ${ms(percentile(references, 10))})`, ms(quiet), String(length),
     ]);
   }
 
@@ -116,7 +117,7 @@ export const rules: Part = async ({ smoke, log }) => {
       overheadPercent: round(overhead * 100),
       domOverheadPercent: round(domOverhead * 100),
       markdownWorstMs: round(worst),
-      markdownWorstAtFastestReferenceMs: round(worstQuiet),
+      markdownWorstAtFastReferenceMs: round(worstQuiet),
     },
     tables: [
       {
@@ -131,17 +132,17 @@ export const rules: Part = async ({ smoke, log }) => {
       },
       {
         title: `Whole-page Markdown (data.content.attr=markdown), DOM built + main content + mdream, ${2 * runs + 1} runs each, each after a reference run (the page tokenised)`,
-        header: ['page', 'size', 'median', 'reference: median', 'at the fastest reference', 'Markdown chars'],
+        header: ['page', 'size', 'median', 'reference: median', 'at the reference\'s 10th percentile', 'Markdown chars'],
         rows: markdownRows,
       },
     ],
     targets: [
       { name: '10-rule request', goal: '≤ 20 % over the default fields', measured: `${(overhead * 100).toFixed(1)} %`, met: overhead <= 0.2 },
-      { name: 'whole-page Markdown, ~1 MB page', goal: '< 100 ms', measured: `${ms(worstQuiet)} at the fastest reference (median ${ms(worst)})`, met: worstQuiet < 100 },
+      { name: 'whole-page Markdown, ~1 MB page', goal: '< 100 ms', measured: `${ms(worstQuiet)} at the reference's 10th percentile (median ${ms(worst)})`, met: worstQuiet < 100 },
     ],
     notes: [
       'Pings are left out (a no-op media check): they are network time, measured by the ping part.',
-      'Markdown "at the fastest reference": its median ratio to the reference run before it, times the fastest reference run: its time when the machine ran at its best during the run. The target is judged on it, as timeit takes the fastest of its repeats: slower runs measure the machine\'s neighbours, which slow the reference alike.',
+      'Markdown "at the reference\'s 10th percentile": its median ratio to the reference run before it, times the reference\'s 10th percentile: its time when the machine runs near its usual best. The target is judged on it: the machine\'s speed swings up to 2× within seconds, the reference\'s alike, and the median lands wherever the run happened to fall.',
     ],
   };
 };

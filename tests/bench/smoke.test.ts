@@ -28,7 +28,7 @@ const EXPECTED: Record<string, string[]> = {
   cache: ['glance.rps', 'ceiling.rps', 'glance.p99Ms', 'share', 'bodyBytes'],
   soak: ['minutes', 'requests', 'node.firstMiB', 'node.lastMiB', 'browser.peakMiB'],
   parse: ['depth.1000.ms', 'depth.10000.ms', 'size.0.5MB.ms', 'app.deepMs', 'app.tinyMs', 'app.maxLoopDelayMs'],
-  rules: ['pages', 'extractMs', 'withDomMs', 'withRulesMs', 'markdownWorstMs', 'markdownWorstAtFastestReferenceMs'],
+  rules: ['pages', 'extractMs', 'withDomMs', 'withRulesMs', 'markdownWorstMs', 'markdownWorstAtFastReferenceMs'],
   insights: ['pages', 'loadMs', 'page.medianMs', 'page.p95Ms'],
   adblock: ['buildMs', 'buildCpuMs', 'buildRssMiB', 'adOn', 'adOff', 'plainOn', 'plainOff'],
   palette: ['loadMs', 'jpeg12mp.p95Ms', 'jpeg12mp.cpuP95Ms', 'png.medianMs', 'webp.medianMs', 'gif.medianMs', 'avif.medianMs'],
