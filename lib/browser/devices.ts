@@ -70,6 +70,8 @@ const SCALE_RANGE = [0.1, 4] as const;
  * full-page capture, 2560 × 16 384. Chromium keeps several copies of a surface while it rasters and encodes it, so
  * sides bounded one by one were not enough: a 16 384 × 16 384 full page took its processes to 4.6 GB (2.8 GB at
  * 8 192 × 16 384, 1.2 GB at 2560 × 16 384), beyond a 2 GB Lambda. The scale factor gives way for a larger viewport.
+ * The bound is on CSS sizes times the scale: rounding a clip to whole pixels may add a row or a column (well under
+ * 0.1 %), which is not what it guards against.
  */
 export const MAX_DEVICE_AREA = 2_560 * MAX_DEVICE_PIXELS;
 

@@ -5,13 +5,13 @@
  * default writes each non-ASCII character as a numeric reference instead (`é` → `&#xe9;`): not what a browser answers
  * for the same DOM, a longer string, and one more decoding for the Markdown converter.
  *
- * dom-serializer's own "utf8" mode leaves `<` and `>` in attribute values, which browsers now escape, and writes the text
- * of `noscript`, `xmp`, `iframe`, `noembed`, `noframes` and `plaintext` as it is, though htmlparser2 parsed it as markup
- * and decoded its entities: `<noscript><p title="</noscript><img onerror=…>">` came out as live markup for a browser
- * that reads it again. So the values are escaped here, swapped in for the time of the call and back (the DOM is shared
- * by the request's other rules), and dom-serializer writes them as they are. The text of the elements htmlparser2 reads
- * as raw text (script, style, xmp, iframe, noembed, noframes, plaintext) is kept as written and written back so — but
- * not inside SVG or MathML, where htmlparser2 parses them as markup: a decoded `&lt;/style&gt;` would end the element.
+ * dom-serializer's own "utf8" mode leaves `<` and `>` in attribute values, which browsers now escape (a
+ * `<noscript><p title="</noscript><img onerror=…>">` came out as live markup for a browser reading it again), and writes
+ * the text of a `noscript` as it is, though htmlparser2 (scripting off) parsed it as markup and decoded its entities. So
+ * the values are escaped here, swapped in for the time of the call and back (the DOM is shared by the request's other
+ * rules), and dom-serializer writes them as they are. The text of the elements htmlparser2 reads as raw text (script,
+ * style, xmp, iframe, noembed, noframes, plaintext) is kept as written and written back so — but not inside SVG or
+ * MathML, where htmlparser2 parses them as markup: a decoded `&lt;/style&gt;` would end the element.
  */
 import render from 'dom-serializer';
 import { hasChildren, isTag, isText, type AnyNode, type Element, type Text } from 'domhandler';
