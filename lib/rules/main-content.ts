@@ -133,7 +133,7 @@ export function mainContentHtml(document: Document): string {
         current.children = kept;
       }
     }
-    return converterHtml(root);
+    return converterHtml(root, all('math', document, Number.MAX_SAFE_INTEGER));
   } finally {
     for (const [parent, children] of swapped) parent.children = children;
   }

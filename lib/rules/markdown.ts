@@ -16,7 +16,7 @@ export function markdownOf(html: string, pageBase: string): string {
   return htmlToMarkdown(html, { origin: pageBase }).trim();
 }
 
-/** Markdown of the nodes given: copies without what is never prose (lib/rules/main-content.ts). */
+/** Markdown of the nodes given: copies without what is never prose (lib/rules/main-content.ts), free to change. */
 export function toMarkdown(nodes: AnyNode | AnyNode[], pageBase: string): string {
-  return markdownOf(converterHtml(nodes), pageBase);
+  return markdownOf(converterHtml(nodes, []), pageBase);
 }

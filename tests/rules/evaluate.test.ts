@@ -51,6 +51,20 @@ describe('attr', () => {
     const raw = '<div id="r"><script>if (a < b && c) f("</div>")</script><xmp>&lt;</xmp><input disabled></div>';
     assert.equal(await one('data.f.selector=%23r', raw), '<script>if (a < b && c) f("</div>")</script><xmp>&lt;</xmp><input disabled="">');
   });
+  test('html: a noscript\'s raw text is escaped (a browser with scripting on ends it at </noscript>); HTML resumes in foreignObject', async () => {
+    const breakout = '<div id="r"><noscript><xmp></noscript></div><div id="after"><img src="x" onerror="alert(1)">after</div>';
+    const written = (await one('data.f.selector=%23r', breakout)) as string;
+    assert.ok(!written.includes('<img') && written.includes('&lt;img src="x"'), written);
+    const svg = '<svg id="s"><foreignObject><style>p>b{}</style></foreignObject><style>&lt;b&gt;</style></svg>';
+    assert.equal(await one('data.f.selector=%23s', svg), '<foreignObject><style>p>b{}</style></foreignObject><style>&lt;b&gt;</style>');
+  });
+  test('html below a <math> leaves its elements\' names as they were for the rules after it', async () => {
+    const html = '<div id="r"><math><lineargradient id="m1">x</lineargradient></math></div>';
+    for (const first of ['data.h.selector=%23r', 'data.m.attr=markdown']) {
+      const values = await run(`${first}&data.a.selector=math lineargradient&data.a.attr=id`, html);
+      assert.equal(values.a, 'm1', first);
+    }
+  });
   test('html leaves the page as it was for the rules after it', async () => {
     const html = '<p id="u" title="a<b">x &amp; y</p>';
     const values = await run('data.a.selector=%23u&data.b.selector=%23u&data.b.attr=title&data.c.selector=%23u&data.c.attr=text', html);
