@@ -2,7 +2,7 @@
  * Screenshots and PDFs of a loaded page (docs/CONTRACT.md §5, §2 `pdf`). Reported sizes are read from the encoded
  * image itself: viewport × deviceScaleFactor for a plain capture, the element's box × scale for `element`.
  */
-import type { ScreenshotOptions as PuppeteerScreenshotOptions } from 'puppeteer-core';
+import type { Page, ScreenshotOptions as PuppeteerScreenshotOptions } from 'puppeteer-core';
 import type { Budget } from '../time/budget.ts';
 import { ELEMENT_MARGIN_MS, ELEMENT_WAIT_MS } from '../time/limits.ts';
 import { GlanceError, invalidParam } from '../errors.ts';
@@ -62,12 +62,12 @@ async function elementClip(open: OpenPage, selector: string, budget: Budget) {
   });
   const box = await handle?.boundingBox();
   await handle?.dispose();
-  // boundingBox is relative to the viewport; a clip is in document coordinates.
-  const [scrollX, scrollY] = box ? ((await page.evaluate('[scrollX, scrollY]')) as [unknown, unknown]) : [0, 0];
-  // The scroll offsets are read in the page's own world, which may redefine scrollX: only finite numbers make a box,
-  // and only its part right of and below the document's origin can be captured.
-  const x = Number(scrollX) + (box?.x ?? NaN);
-  const y = Number(scrollY) + (box?.y ?? NaN);
+  // boundingBox is relative to the viewport; a clip is in document coordinates. The scroll offsets come from Chromium
+  // (as Puppeteer's own element screenshots take them), not from the page's scrollX, which its script may redefine.
+  const { pageX, pageY } = box ? await scrollOffsets(page) : { pageX: NaN, pageY: NaN };
+  const x = pageX + (box?.x ?? NaN);
+  const y = pageY + (box?.y ?? NaN);
+  // Only its part right of and below the document's origin can be captured; a box under a pixel is given one.
   const clip = { x: Math.max(0, x), y: Math.max(0, y), width: (box?.width ?? 0) + Math.min(0, x), height: (box?.height ?? 0) + Math.min(0, y) };
   if (![clip.x, clip.y, clip.width, clip.height].every(Number.isFinite) || clip.width <= 0 || clip.height <= 0) {
     throw new GlanceError(
@@ -76,7 +76,17 @@ async function elementClip(open: OpenPage, selector: string, budget: Budget) {
       { data: { 'screenshot.element': 'matched no visible element' } },
     );
   }
-  return clip;
+  return { ...clip, width: Math.max(1, clip.width), height: Math.max(1, clip.height) };
+}
+
+async function scrollOffsets(page: Page): Promise<{ pageX: number; pageY: number }> {
+  const session = await page.createCDPSession();
+  try {
+    const { cssVisualViewport } = await session.send('Page.getLayoutMetrics');
+    return cssVisualViewport;
+  } finally {
+    await session.detach().catch(() => undefined);
+  }
 }
 
 /**
@@ -104,7 +114,8 @@ export async function screenshot(open: OpenPage, options: ScreenshotOptions, vie
   } else if (options.fullPage) {
     const maxHeight = tallest(viewport.width);
     const measured = (await hydrate(open, maxHeight, budget)) ?? Number(await page.evaluate(inPage(TOP_AND_HEIGHT)));
-    const height = Math.min(measured || viewport.height, maxHeight);
+    // Measured by the page's own script, which may redefine Math.max: anything but a height of a pixel or more is none.
+    const height = Math.min(Number.isFinite(measured) && measured >= 1 ? measured : viewport.height, maxHeight);
     await settle(open, budget, 0, height);
     capture = { ...capture, clip: { x: 0, y: 0, width: viewport.width, height }, captureBeyondViewport: true };
   } else {

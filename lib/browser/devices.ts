@@ -83,7 +83,9 @@ export function clampViewport(viewport: Viewport): Viewport {
   const height = Math.round(clamp(viewport.height, 1, MAX_CSS_PIXELS));
   const scale = clamp(viewport.deviceScaleFactor, SCALE_RANGE[0], SCALE_RANGE[1]);
   const fits = Math.min(MAX_DEVICE_PIXELS / Math.max(width, height), Math.sqrt(MAX_DEVICE_AREA / (width * height)));
-  return { ...viewport, width, height, deviceScaleFactor: Math.min(scale, fits) };
+  // Each side at least one device pixel: Chromium never finishes a capture of a surface narrower (it waited out the
+  // request's budget on a 4 CSS px viewport at scale 0.1).
+  return { ...viewport, width, height, deviceScaleFactor: Math.max(Math.min(scale, fits), 1 / Math.min(width, height)) };
 }
 
 interface Catalogue {

@@ -24,7 +24,9 @@ describe('screenshot', () => {
       '/': html(BOX_PAGE),
       '/tall': html(TALL_PAGE),
       '/huge': html('<!doctype html><body style="margin:0"><div style="height:100000px;background:linear-gradient(red,blue)"></div>'),
-      '/lying': html(`${BOX_PAGE}<script>Object.defineProperty(window, 'scrollX', { get: () => 'far' })</script>`),
+      '/lying': html(`${BOX_PAGE}<script>Object.defineProperty(window, 'scrollX', { get: () => 7e4 }); Object.defineProperty(window, 'scrollY', { get: () => 'far' })</script>`),
+      '/thin': html('<!doctype html><div id="thin" style="position:absolute;left:10px;top:10px;width:0.3px;height:0.3px;background:red"></div>'),
+      '/maxless': html('<!doctype html><h1>mm</h1><script>Math.max = () => -5</script>'),
       '/left': html('<!doctype html><body style="margin:0"><div id="box" style="position:absolute;left:-300px;top:0;width:400px;height:50px;background:rgb(0,128,255)"></div>'),
       '/wide': html('<!doctype html><body style="margin:0"><div id="wide" style="width:1000000px;height:4000px;background:linear-gradient(90deg,red,blue)"></div>'),
       '/width': html('<!doctype html><title>w</title><script>document.title = innerWidth + "x" + devicePixelRatio</script>'),
@@ -96,11 +98,22 @@ describe('screenshot', () => {
     assert.equal(site.hits.length, before, 'the page was not requested');
   });
 
-  test('an element box a page lies about, or one left of the page, is no box; only its part on the page is captured', async () => {
-    await assert.rejects(render(renderer, `${site.url}/lying`, 'screenshot.element=%23box'), (error: any) => error.code === 'ENOTFOUNDELEMENT');
+  test('an element is found where Chromium puts it, whatever the page says of its scrolling; only its part on the page is captured', async () => {
+    const lying = await render(renderer, `${site.url}/lying`, 'screenshot.element=%23box&viewport.deviceScaleFactor=1');
+    assert.deepEqual([lying.screenshot?.width, lying.screenshot?.height], [400, 300]);
+    assert.deepEqual(pixel(png(lying.screenshot!.body), 200, 150), [0, 128, 255, 255]);
     const { screenshot } = await render(renderer, `${site.url}/left`, 'screenshot.element=%23box&viewport.deviceScaleFactor=1');
     assert.deepEqual([screenshot?.width, screenshot?.height], [100, 50]);
     assert.deepEqual(pixel(png(screenshot!.body), 50, 25), [0, 128, 255, 255]);
+  });
+
+  test('degenerate sizes are captures, not failures: a sub-pixel element, a page lying about its height, a sub-pixel viewport', async () => {
+    const thin = await render(renderer, `${site.url}/thin`, 'screenshot.element=%23thin&viewport.deviceScaleFactor=1');
+    assert.deepEqual([thin.screenshot?.width, thin.screenshot?.height], [1, 1]);
+    const lies = await render(renderer, `${site.url}/maxless`, 'screenshot.fullPage&viewport.deviceScaleFactor=1');
+    assert.deepEqual([lies.screenshot?.width, lies.screenshot?.height], [1280, 800]);
+    const tiny = await render(renderer, `${site.url}/`, 'screenshot&viewport.width=4&viewport.height=300&viewport.deviceScaleFactor=0.1');
+    assert.deepEqual([tiny.screenshot?.width, tiny.screenshot?.height], [1, 75]);
   });
 
   test('a capture is bounded in area too: a wide full page stops sooner, a huge element is cut to fit', async () => {
