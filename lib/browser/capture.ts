@@ -12,6 +12,7 @@ import { loadSharp, release } from '../media/sharp.ts';
 import { PAPER_INCHES, type PdfOptions, type ScreenshotOptions, type ScreenshotType } from '../query/options.ts';
 import { hydrate, settle } from './actions.ts';
 import { MAX_DEVICE_AREA, type Viewport } from './devices.ts';
+import { frameGeometry } from './overlay/frame.ts';
 import { browserTimeout, isTimeout } from './errors.ts';
 import { inPage, TOP_AND_HEIGHT } from './inpage.ts';
 import type { OpenPage } from './page.ts';
@@ -101,13 +102,11 @@ export interface Captured {
 export async function screenshot(open: OpenPage, options: ScreenshotOptions, viewport: Viewport, budget: Budget): Promise<Captured> {
   const { page } = open;
   const scale = viewport.deviceScaleFactor;
-  const maxSide = Math.floor((options.type === 'webp' && !options.overlay ? WEBP_MAX_PIXELS : FULL_PAGE_MAX_PIXELS) / scale);
-  /** The tallest capture `width` CSS px wide may be: bounded on each side and in area (MAX_DEVICE_AREA). */
-  const tallest = (width: number): number => Math.max(1, Math.min(maxSide, Math.floor(MAX_DEVICE_AREA / (width * scale * scale))));
+  const { widest, tallest } = captureBounds(options, scale);
   let capture: PuppeteerScreenshotOptions = encoding(options);
   if (options.element) {
     const clip = await elementClip(open, options.element, budget);
-    clip.width = Math.min(clip.width, maxSide);
+    clip.width = Math.min(clip.width, widest);
     clip.height = Math.min(clip.height, tallest(clip.width));
     await settle(open, budget, clip.y, clip.y + clip.height);
     capture = { ...capture, clip, captureBeyondViewport: true };
@@ -137,6 +136,28 @@ export async function screenshot(open: OpenPage, options: ScreenshotOptions, vie
 /** WebP's largest side (libwebp's limit). */
 export const WEBP_MAX_PIXELS = 16_383;
 
+/**
+ * The widest capture (CSS px) and the tallest for a width: each side within FULL_PAGE_MAX_PIXELS (WebP's largest side
+ * for a WebP) and the area within MAX_DEVICE_AREA — for the image answered, so a frame's title bar and margins
+ * (lib/browser/overlay/frame.ts) are counted in.
+ */
+function captureBounds(options: ScreenshotOptions, scale: number): { widest: number; tallest: (width: number) => number } {
+  const limit = options.type === 'webp' ? WEBP_MAX_PIXELS : FULL_PAGE_MAX_PIXELS;
+  const frame = (deviceWidth: number) => (options.overlay ? frameGeometry(options.overlay, scale, deviceWidth) : { bar: 0, margin: 0 });
+  const { margin: least } = frame(0);
+  // A margin is 8 % of the width, rounded, or its least: width + 2 × margin stays within the limit either way.
+  const widestDevice = options.overlay?.background === undefined ? limit : Math.min(limit - 2 * least, Math.floor((limit - 1) / 1.16));
+  return {
+    widest: Math.max(1, Math.floor(widestDevice / scale)),
+    tallest: (width: number): number => {
+      const deviceWidth = width * scale;
+      const { bar, margin } = frame(Math.ceil(deviceWidth));
+      const height = Math.min(limit, MAX_DEVICE_AREA / (deviceWidth + 2 * margin)) - bar - 2 * margin;
+      return Math.max(1, Math.floor(height / scale));
+    },
+  };
+}
+
 export const tooLargeForWebp = (what: string): GlanceError =>
   invalidParam('screenshot.type', `WebP holds at most ${WEBP_MAX_PIXELS} pixels a side and ${what}: ask for png or jpeg, or a narrower viewport`);
 
@@ -146,10 +167,15 @@ export const tooLargeForWebp = (what: string): GlanceError =>
  * only what Chromium certainly makes too large is refused here.
  */
 export function checkWebpViewport(options: ScreenshotOptions, viewport: Viewport): void {
-  if (options.type !== 'webp' || options.overlay || options.element) return;
-  const width = Math.floor(viewport.width * viewport.deviceScaleFactor);
-  const height = options.fullPage ? 0 : Math.floor(viewport.height * viewport.deviceScaleFactor);
-  if (Math.max(width, height) > WEBP_MAX_PIXELS) throw tooLargeForWebp(`this viewport is ${width} device pixels ${width >= height ? 'wide' : 'high'}`);
+  if (options.type !== 'webp' || options.element) return;
+  const scale = viewport.deviceScaleFactor;
+  const captured = Math.floor(viewport.width * scale);
+  const { bar, margin } = options.overlay ? frameGeometry(options.overlay, scale, captured) : { bar: 0, margin: 0 };
+  const width = captured + 2 * margin;
+  const height = options.fullPage ? 0 : Math.floor(viewport.height * scale) + bar + 2 * margin;
+  if (Math.max(width, height) > WEBP_MAX_PIXELS) {
+    throw tooLargeForWebp(`this viewport${options.overlay ? ', framed,' : ''} is ${Math.max(width, height)} device pixels ${width >= height ? 'wide' : 'high'}`);
+  }
 }
 
 async function toWebp(raw: Screenshot, { quality }: ScreenshotOptions): Promise<Screenshot> {

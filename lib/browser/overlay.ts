@@ -16,7 +16,7 @@ import { sniff } from '../media/sniff.ts';
 import type { OverlayBrowser, OverlayOptions } from '../query/options.ts';
 import { tooLargeForWebp, WEBP_MAX_PIXELS } from './capture.ts';
 import { cssBackground, isImageUrl, refused } from './overlay/background.ts';
-import { RADIUS, titleBar, windowShadow } from './overlay/frame.ts';
+import { frameGeometry, RADIUS, titleBar, windowShadow } from './overlay/frame.ts';
 import { dropAlpha, isOpaque, layWindow, shade, type Pixels, type ShadowSpec, type WindowPixels } from './overlay/compose.ts';
 import { paintCss } from './overlay/paint.ts';
 
@@ -36,9 +36,6 @@ export interface Capture {
   height: number;
 }
 
-/** Margin around the window on a background: 8% of the window's width, at least 40 CSS pixels. */
-const MARGIN_SHARE = 0.08;
-const MARGIN_MIN = 40;
 /** Title bars kept rasterised (theme × scale × width); a few devices cover nearly every request. */
 const BAR_CACHE_SIZE = 8;
 /** A background image larger than this is refused rather than decoded. */
@@ -216,9 +213,9 @@ export async function prepareOverlay(
   const staged = value !== undefined;
   // A window alone is the whole image: its top corners can only be round where the format has transparency.
   const radius = staged || hasAlpha(output.type) ? px(RADIUS) : 0;
+  const { bar, margin } = frameGeometry(overlay, deviceScaleFactor, capture.width);
   const windowWidth = capture.width;
-  const windowHeight = capture.height + (theme ? titleBar(theme, deviceScaleFactor, windowWidth).height : 0);
-  const margin = staged ? Math.max(px(MARGIN_MIN), Math.round(windowWidth * MARGIN_SHARE)) : 0;
+  const windowHeight = capture.height + bar;
   const size = { width: windowWidth + 2 * margin, height: windowHeight + 2 * margin };
   // The frame grows the capture past what it was bounded to: refused before any drawing, not failed in the encode.
   if (output.type === 'webp' && Math.max(size.width, size.height) > WEBP_MAX_PIXELS) {

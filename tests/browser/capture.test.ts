@@ -107,6 +107,24 @@ describe('screenshot', () => {
     assert.deepEqual(pixel(png(screenshot!.body), 50, 25), [0, 128, 255, 255]);
   });
 
+  test('a framed capture is bounded with its frame: a framed full page stops where the framed image reaches the bounds', async () => {
+    for (const type of ['png', 'webp']) {
+      const { screenshot } = await render(renderer, `${site.url}/huge`, `screenshot.fullPage&screenshot.type=${type}&screenshot.overlay.browser=dark&screenshot.overlay.background=%23336699`, { timeout: 30_000 });
+      assert.ok(screenshot, type);
+      assert.equal(screenshot.type, type);
+      // 2560 wide with 205-pixel margins: the area bound leaves 2970 × 14 122, of which 13 632 rows are the page.
+      assert.deepEqual([screenshot.width, screenshot.height], [2970, 14_122], type);
+      assert.ok(screenshot.width * screenshot.height <= MAX_DEVICE_AREA);
+    }
+  });
+
+  test('a framed WebP viewport too large for WebP is a 400 before the page is opened', async () => {
+    const before = site.hits.length;
+    const framed = render(renderer, `${site.url}/`, 'screenshot.type=webp&screenshot.overlay.background=%23336699&viewport.width=7100&viewport.height=400&viewport.deviceScaleFactor=2');
+    await assert.rejects(framed, (error: any) => error.code === 'EINVALQUERY' && /framed, is 16472 device pixels wide/.test(error.message));
+    assert.equal(site.hits.length, before);
+  });
+
   test('degenerate sizes are captures, not failures: a sub-pixel element, a page lying about its height, a sub-pixel viewport', async () => {
     const thin = await render(renderer, `${site.url}/thin`, 'screenshot.element=%23thin&viewport.deviceScaleFactor=1');
     assert.deepEqual([thin.screenshot?.width, thin.screenshot?.height], [1, 1]);

@@ -6,7 +6,7 @@
  * Sizes are design pixels multiplied by the capture's device scale factor (`scale`) and rounded, so the
  * window is drawn at the capture's own resolution and the capture itself is never resampled.
  */
-import type { OverlayBrowser } from '../../query/options.ts';
+import type { OverlayBrowser, OverlayOptions } from '../../query/options.ts';
 
 interface Palette {
   barTop: string;
@@ -163,6 +163,20 @@ export interface Shadow {
 }
 
 /** The window's outline and drop shadows (CSS box-shadow terms), for a window or bare capture on a background. */
+/** Margin around the window on a background: 8% of the window's width, at least 40 CSS pixels. */
+const MARGIN_SHARE = 0.08;
+const MARGIN_MIN = 40;
+
+/**
+ * What a frame adds around a capture `width` device pixels wide: its title bar's height and the margin on each side
+ * (none without a background). The capture is bounded with them (lib/browser/capture.ts), the image made with them.
+ */
+export function frameGeometry(overlay: OverlayOptions, scale: number, width: number): { bar: number; margin: number } {
+  const bar = overlay.browser ? Math.max(1, Math.round(BAR_HEIGHT * scale)) : 0;
+  const margin = overlay.background !== undefined ? Math.max(Math.max(1, Math.round(MARGIN_MIN * scale)), Math.round(width * MARGIN_SHARE)) : 0;
+  return { bar, margin };
+}
+
 export function windowShadow(theme: OverlayBrowser | undefined, scale: number): readonly Shadow[] {
   const px = (design: number): number => Math.max(1, Math.round(design * scale));
   return [
