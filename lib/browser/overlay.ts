@@ -57,6 +57,11 @@ const bars = new Map<string, Promise<BarPixels>>();
  */
 const STAGE_CACHE_SIZE = 2;
 const stages = new Map<string, Promise<Buffer>>();
+/**
+ * The largest background kept (and canvas of its size reused). A framed full page's reaches ~126 MB (2970 × 14 122
+ * RGB): two kept and two spare canvases held half a gigabyte in Node after a few such captures, beside Chromium.
+ */
+const MAX_KEPT_BYTES = 32 * 1024 * 1024;
 
 /**
  * Canvases of the kept backgrounds' size, reused: a fresh 19 MB buffer per capture makes V8 account that much
@@ -237,7 +242,9 @@ export async function prepareOverlay(
   const box = { x: margin, y: margin, width: windowWidth, height: windowHeight, radius };
   const shadows = shadowSpecs(theme, deviceScaleFactor);
   let ground: Buffer;
-  if (isImageUrl(value)) {
+  // Kept between captures only up to MAX_KEPT_BYTES: a framed full page's is painted each time, never held.
+  const kept = !isImageUrl(value) && size.width * size.height * 3 <= MAX_KEPT_BYTES;
+  if (!kept) {
     ground = await backdrop(sharp, value, size.width, size.height, deps);
     shade(ground, size.width, size.height, box, shadows);
   } else {
@@ -255,7 +262,6 @@ export async function prepareOverlay(
     }
     ground = await stage;
   }
-  const kept = !isImageUrl(value);
   return started(async () => {
     const window = await parts;
     // A kept background is copied, never drawn on.

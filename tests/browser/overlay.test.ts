@@ -206,6 +206,21 @@ describe('background', () => {
     assert.equal(renders, before, 'no background was drawn');
   });
 
+  test('a background is kept for the next capture of its look and size, unless it is larger than 32 MB', async () => {
+    const look = overlay('light', 'radial-gradient(#ff0000, #00ff00)');
+    const small = capture(400, 300, BLUE);
+    await framed(small, look);
+    let before = renders;
+    await framed(small, look);
+    assert.equal(renders, before, 'the small one was kept');
+    // Framed, 3480 × 3520 RGB: 36.8 MB.
+    const large = capture(3000, 3000, BLUE);
+    await framed(large, look);
+    before = renders;
+    await framed(large, look);
+    assert.equal(renders, before + 1, 'the large one was painted again');
+  });
+
   test('a colour without a browser sets the bare capture on it, with a margin of 8% of its width', async () => {
     const result = await framed(capture(1000, 500, BLUE), overlay(undefined, 'rgb(10, 200, 30)'));
     assert.deepEqual([result.width, result.height], [1160, 660]);
