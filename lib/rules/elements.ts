@@ -63,7 +63,7 @@ export class ElementIndex {
       const exact = wanted.every((code) => code < INEXACT);
       for (let i = 0; i < codes.length; i++) {
         const code = codes[i]!;
-        if ((code === wanted[0] || (wanted.length > 1 && wanted.includes(code))) && (exact || tags.includes(list[i]!.name))) matches.push(list[i]!);
+        if ((code === wanted[0] || (wanted.length > 1 && wanted.includes(code))) && (exact || tags.includes(list[i]!.name.toLowerCase()))) matches.push(list[i]!);
       }
       found = matches;
       this.byTags.set(key, found);

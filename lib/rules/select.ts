@@ -12,11 +12,19 @@
  */
 import { compile, selectAll, selectOne } from 'css-select';
 import { isTraversal, parse, SelectorType, type Selector } from 'css-what';
-import { isDocument, type AnyNode, type Document, type Element } from 'domhandler';
+import { isDocument, isTag, type AnyNode, type Document, type Element } from 'domhandler';
+import * as DomUtils from 'domutils';
 import { elementIndex } from './elements.ts';
 
+/**
+ * css-select's own adapter, but an element's name read in lower case, as selectors' tag names are: htmlparser2 gives
+ * SVG's elements their mixed-case names (`linearGradient`, `foreignObject`), which a browser's `linearGradient` and
+ * `lineargradient` selectors both match, and css-select's default compared them with neither.
+ */
+const adapter = { ...DomUtils, isTag, getName: (element: Element): string => element.name.toLowerCase() };
+
 interface Compiled {
-  readonly query: ReturnType<typeof compile>;
+  readonly query: ReturnType<typeof compile<AnyNode, Element>>;
   /** The tag names a match can have; undefined when any element can match. */
   readonly tags: readonly string[] | undefined;
   /** Every alternative is a bare tag name (`a`, `h2, h3`): every element of those tags matches. */
@@ -52,7 +60,7 @@ const isBareTag = (alternative: readonly Selector[]): boolean =>
 function compiledQuery(selector: string): Compiled {
   let found = compiled.get(selector);
   if (!found) {
-    const query = compile(selector);
+    const query = compile(selector, { adapter });
     const alternatives = parse(selector);
     found = { query, tags: subjectTags(alternatives), tagsOnly: alternatives.every(isBareTag) };
     if (compiled.size >= CACHE_SIZE) compiled.delete(compiled.keys().next().value as string);

@@ -65,6 +65,15 @@ describe('attr', () => {
       assert.equal(values.a, 'm1', first);
     }
   });
+  test('SVG\'s mixed-case elements match their names in either case, as in a browser', async () => {
+    const html = '<svg><defs><linearGradient id="lg"/></defs><clipPath id="cp"><rect id="r"/></clipPath><foreignObject><p id="fp">x</p></foreignObject></svg>';
+    const values = await run([
+      'data.a.selector=linearGradient&data.a.attr=id', 'data.b.selector=lineargradient&data.b.attr=id',
+      'data.c.selector=svg clipPath rect&data.c.attr=id', 'data.d.selector=foreignObject p&data.d.attr=id',
+      'data.e.selectorAll=clipPath, linearGradient&data.e.attr=id',
+    ].join('&'), html);
+    assert.deepEqual([values.a, values.b, values.c, values.d, values.e], ['lg', 'lg', 'r', 'fp', ['lg', 'cp']]);
+  });
   test('html leaves the page as it was for the rules after it', async () => {
     const html = '<p id="u" title="a<b">x &amp; y</p>';
     const values = await run('data.a.selector=%23u&data.b.selector=%23u&data.b.attr=title&data.c.selector=%23u&data.c.attr=text', html);
