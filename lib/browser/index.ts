@@ -20,7 +20,7 @@ import { checkSelectors, prepare, settle, stopAnimations } from './actions.ts';
 import { adblocker, enableAdblock } from './adblock.ts';
 import { codeLanguage, showCode } from './code.ts';
 import { BrowserHost } from './browser.ts';
-import { checkWebpViewport, printPdf, screenshot, type Screenshot } from './capture.ts';
+import { checkWebpViewport, framedViewport, printPdf, screenshot, type Screenshot } from './capture.ts';
 import { clampViewport, resolveDevice } from './devices.ts';
 import { evaluateAll } from './evaluate.ts';
 import { browserTimeout } from './errors.ts';
@@ -160,7 +160,9 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
 
   async function pageSetup(options: Options, url: URL): Promise<{ setup: PageSetup; emulation: Emulation }> {
     const resolved = await resolveDevice(options.device, options.viewport);
-    const emulation = { viewport: resolved.viewport, userAgent: resolved.userAgent ?? config.userAgent };
+    const overlay = options.screenshot ? options.screenshot.overlay : undefined;
+    const viewport = overlay ? framedViewport(resolved.viewport, overlay) : resolved.viewport;
+    const emulation = { viewport, userAgent: resolved.userAgent ?? config.userAgent };
     const setup: PageSetup = {
       viewport: emulation.viewport,
       userAgent: emulation.userAgent,

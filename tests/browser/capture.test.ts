@@ -118,9 +118,17 @@ describe('screenshot', () => {
     }
   });
 
+  test('a framed viewport capture is bounded with its frame: the scale gives way for it', async () => {
+    const { screenshot } = await render(renderer, `${site.url}/`, 'screenshot&viewport.width=10000&viewport.height=10000&viewport.deviceScaleFactor=4&screenshot.overlay.browser=dark&screenshot.overlay.background=%23336699', { timeout: 30_000 });
+    assert.ok(screenshot);
+    const area = screenshot.width * screenshot.height;
+    // It was 7512 × 7538 (+35 %).
+    assert.ok(area <= MAX_DEVICE_AREA && area > 0.97 * MAX_DEVICE_AREA, `${screenshot.width}×${screenshot.height}`);
+  });
+
   test('a framed WebP viewport too large for WebP is a 400 before the page is opened', async () => {
     const before = site.hits.length;
-    const framed = render(renderer, `${site.url}/`, 'screenshot.type=webp&screenshot.overlay.background=%23336699&viewport.width=7100&viewport.height=400&viewport.deviceScaleFactor=2');
+    const framed = render(renderer, `${site.url}/`, 'screenshot.type=webp&screenshot.overlay.background=%23336699&viewport.width=7100&viewport.height=100&viewport.deviceScaleFactor=2');
     await assert.rejects(framed, (error: any) => error.code === 'EINVALQUERY' && /framed, is 16472 device pixels wide/.test(error.message));
     assert.equal(site.hits.length, before);
   });
