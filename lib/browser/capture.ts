@@ -144,9 +144,8 @@ export const WEBP_MAX_PIXELS = 16_383;
 function captureBounds(options: ScreenshotOptions, scale: number): { widest: number; tallest: (width: number) => number } {
   const limit = options.type === 'webp' ? WEBP_MAX_PIXELS : FULL_PAGE_MAX_PIXELS;
   const frame = (deviceWidth: number) => (options.overlay ? frameGeometry(options.overlay, scale, deviceWidth) : { bar: 0, margin: 0 });
-  const { margin: least } = frame(0);
-  // A margin is 8 % of the width, rounded, or its least: width + 2 × margin stays within the limit either way.
-  const widestDevice = options.overlay?.background === undefined ? limit : Math.min(limit - 2 * least, Math.floor((limit - 1) / 1.16));
+  // A margin never shrinks as the width grows: a capture narrower by the margins of one `limit` wide fits with its own.
+  const widestDevice = limit - 2 * frame(limit).margin;
   return {
     widest: Math.max(1, Math.floor(widestDevice / scale)),
     tallest: (width: number): number => {

@@ -222,7 +222,8 @@ export async function prepareOverlay(
   const windowWidth = capture.width;
   const windowHeight = capture.height + bar;
   const size = { width: windowWidth + 2 * margin, height: windowHeight + 2 * margin };
-  // The frame grows the capture past what it was bounded to: refused before any drawing, not failed in the encode.
+  // The capture was bounded with its frame (capture.ts), but a clip rounded to whole pixels may pass WebP's largest
+  // side by one: refused before any drawing, not failed in the encode.
   if (output.type === 'webp' && Math.max(size.width, size.height) > WEBP_MAX_PIXELS) {
     throw tooLargeForWebp(`this capture framed is ${size.width}×${size.height}`);
   }

@@ -69,6 +69,8 @@ const RELOAD = 12;
 /** Corner radius of the window (and of a capture shown without one). */
 export const RADIUS = 10;
 
+const barHeight = (scale: number): number => Math.max(1, Math.round(BAR_HEIGHT * scale));
+
 const chevron = (x: number, y: number, points: string, color: string, width: number, height: number): string =>
   `<svg x="${x}" y="${y}" width="${width}" height="${height}" viewBox="0 0 9 14">` +
   `<path d="${points}" fill="none" stroke="${color}" stroke-width="1.9" stroke-linecap="round"` +
@@ -99,7 +101,7 @@ export interface TitleBar {
 export function titleBar(theme: OverlayBrowser, scale: number, width: number): TitleBar {
   const px = (design: number): number => Math.max(1, Math.round(design * scale));
   const palette = PALETTES[theme];
-  const height = px(BAR_HEIGHT);
+  const height = barHeight(scale);
   const divider = px(0.5);
   const middle = (height - divider) / 2;
   const centred = (size: number): number => middle - size / 2;
@@ -162,7 +164,6 @@ export interface Shadow {
   readonly color: string;
 }
 
-/** The window's outline and drop shadows (CSS box-shadow terms), for a window or bare capture on a background. */
 /** Margin around the window on a background: 8% of the window's width, at least 40 CSS pixels. */
 const MARGIN_SHARE = 0.08;
 const MARGIN_MIN = 40;
@@ -172,11 +173,12 @@ const MARGIN_MIN = 40;
  * (none without a background). The capture is bounded with them (lib/browser/capture.ts), the image made with them.
  */
 export function frameGeometry(overlay: OverlayOptions, scale: number, width: number): { bar: number; margin: number } {
-  const bar = overlay.browser ? Math.max(1, Math.round(BAR_HEIGHT * scale)) : 0;
+  const bar = overlay.browser ? barHeight(scale) : 0;
   const margin = overlay.background !== undefined ? Math.max(Math.max(1, Math.round(MARGIN_MIN * scale)), Math.round(width * MARGIN_SHARE)) : 0;
   return { bar, margin };
 }
 
+/** The window's outline and drop shadows (CSS box-shadow terms), for a window or bare capture on a background. */
 export function windowShadow(theme: OverlayBrowser | undefined, scale: number): readonly Shadow[] {
   const px = (design: number): number => Math.max(1, Math.round(design * scale));
   return [
