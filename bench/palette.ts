@@ -44,7 +44,7 @@ const cpuMs = (start: NodeJS.CpuUsage): number => {
 export const palette: Part = async ({ smoke, log }) => {
   const runs = smoke ? 3 : 40;
   const firstStart = performance.now();
-  await paletteOf(await jpegOf(16, 16, photoLike));
+  await paletteOf(await jpegOf(16, 16, photoLike), 30);
   const loadMs = performance.now() - firstStart;
   log(`libvips loaded, first palette in ${ms(loadMs)}; ${runs} runs per image`);
 
@@ -59,7 +59,7 @@ export const palette: Part = async ({ smoke, log }) => {
     for (let run = 0; run < runs; run++) {
       const cpuStart = process.cpuUsage();
       const started = performance.now();
-      const fields = await paletteOf(bytes);
+      const fields = await paletteOf(bytes, 30);
       wall.push(performance.now() - started);
       cpu.push(cpuMs(cpuStart));
       colours = fields?.palette.length ?? 0;

@@ -6,23 +6,20 @@
  *   SOAK_MINUTES=15 ./node_modules/.bin/node --import tsx bench/soak.ts [--smoke]
  */
 import './lib/env.ts';
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as delay } from 'node:timers/promises';
+import { unusedPort } from '../tests/helpers/server.ts';
 import { ROOT } from './lib/bundle.ts';
 import { runIfMain, type Part } from './lib/part.ts';
 import { childProcesses, treeMemory } from './lib/procmem.ts';
 import { percentile, round } from './lib/stats.ts';
+import { startTreeService } from './lib/tree-service.ts';
 
 const CONCURRENCY = 4;
 const SAMPLE_EVERY_MS = 5_000;
 const RETENTION_MINUTES = 2;
 /** Chromium's own DNS stays off the network here (tests/helpers/chromium-args.ts says why). */
-const CHROMIUM_ARGS = ['--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1'];
 
 const PAGE = (n: number) =>
   `<!doctype html><html lang="en"><head><title>Soak page ${n}</title><meta name="description" content="Page ${n} of the soak">` +
@@ -41,14 +38,6 @@ const MIX: Array<{ name: string; weight: number; query: (site: string, n: number
   { name: 'unreachable', weight: 5, query: (closed, n) => `url=${encodeURIComponent(`${closed}/${n}`)}`, status: 502, closed: true },
   { name: 'bad input', weight: 5, query: () => 'url=ftp%3A%2F%2Fexample.com%2F', status: 400 },
 ];
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 function diskBytes(dir: string): number {
   let total = 0;
@@ -76,28 +65,11 @@ export const soak: Part = async ({ smoke, log }) => {
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   const siteUrl = `http://127.0.0.1:${(site.address() as { port: number }).port}`;
   // A port nobody listens on: connections are refused, the target's own failure (EFETCH).
-  const closedUrl = `http://127.0.0.1:${await freePort()}`;
-  const dir = mkdtempSync(join(tmpdir(), 'glance-soak-'));
-  const port = await freePort();
-  const service = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'functions', 'local.ts')], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: {
-      ...process.env,
-      PORT: String(port),
-      GLANCE_ALLOW_HOSTS: '127.0.0.1',
-      GLANCE_STORAGE_DIR: join(dir, 'assets'),
-      GLANCE_CACHE_DIR: join(dir, 'cache'),
-      GLANCE_CHROMIUM_ARGS: JSON.stringify(CHROMIUM_ARGS),
-      // Short, so the soak shows the sweep holding the disk (the default keeps files for 31 days).
-      GLANCE_RETENTION: `${RETENTION_MINUTES}m`,
-    },
-  });
-  await new Promise<void>((resolve, reject) => {
-    service.stdout!.once('data', () => resolve());
-    service.once('exit', (code) => reject(new Error(`the service exited with ${code}`)));
-  });
-  const base = `http://127.0.0.1:${port}`;
+  const closedUrl = `http://127.0.0.1:${await unusedPort()}`;
+  // Short, so the soak shows the sweep holding the disk (the default keeps files for 31 days).
+  const service = await startTreeService(ROOT, { GLANCE_RETENTION: `${RETENTION_MINUTES}m` });
+  const { dir } = service;
+  const base = service.url;
   log(`soaking ${base} for ${minutes} min at concurrency ${CONCURRENCY}`);
 
   const samples: Array<{ at: number; nodeMiB: number; browserMiB: number; diskMiB: number }> = [];
@@ -140,12 +112,8 @@ export const soak: Part = async ({ smoke, log }) => {
   );
   clearInterval(sampler);
   sample();
-  const exited = new Promise((resolve) => service.once('exit', resolve));
-  service.kill('SIGTERM');
-  await Promise.race([exited, delay(15_000)]);
-  if (service.exitCode === null) service.kill('SIGKILL');
+  await service.close(15_000);
   await new Promise<void>((resolve) => site.close(() => resolve()));
-  rmSync(dir, { recursive: true, force: true });
 
   const first = samples[Math.min(1, samples.length - 1)]!;
   const last = samples.at(-1)!;

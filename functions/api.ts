@@ -71,6 +71,8 @@ function lambdaRefresh(config: Config): AppDeps {
 export type Handler = ((event: Event | RefreshEvent, context: Context) => Promise<Result>) & {
   /** Starts Chromium and the spare page now (GLANCE_BROWSER_AT_INIT): see the module's last lines. */
   warmBrowser(): Promise<void>;
+  /** Loads the worker, the adblock engine and Lighthouse now (GLANCE_BROWSER_AT_INIT): see the module's last lines. */
+  prepare(): Promise<void>;
   /** Closes the core: waits for work in flight, launches no browser from then on, then stops the browser. */
   close(): Promise<void>;
 };
@@ -127,6 +129,7 @@ export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?
   };
   return Object.assign(handle, {
     warmBrowser: () => core.warmBrowser(),
+    prepare: () => core.prepare(),
     close: async () => void (await Promise.all([core.close(), ...inFlight])),
   });
 }
@@ -160,11 +163,15 @@ closeOnSigterm(handler.close);
 /**
  * GLANCE_BROWSER_AT_INIT: Chromium and the spare page start during the init phase, which Lambda runs with a full
  * CPU boost before the first invocation (the top-level await holds init until they are ready), so a deployment
- * that mostly takes screenshots does not pay the launch on its first request's clock. Capped well inside init's
- * 10 s limit; a launch that takes longer goes on, and the first request shares it.
+ * that mostly takes screenshots does not pay the launch on its first request's clock; the worker, the adblock engine
+ * and Lighthouse are loaded beside it, so none holds a request's event loop either. Capped well inside init's 10 s
+ * limit; what takes longer goes on, and the first request shares it. Without it a metadata request's cold start pays
+ * for none of them: the engine loads with the first adblocked capture (tens of milliseconds), and a report starts the
+ * seconds-long Lighthouse import only with time to spare (README, Architecture → "Where CPU work runs").
  */
 if (config.browserAtInit) {
   // A failure here is the first request's to meet and report, with its request id: init itself must not fail.
   const warming = handler.warmBrowser().catch((error: unknown) => logger.warn('the browser did not start during init', { error: error as Error }));
-  await Budget.cap(warming, INIT_WARM_MS, undefined);
+  const preparing = handler.prepare().catch((error: unknown) => logger.error('init: not everything could be prepared', { error: error as Error }));
+  await Budget.cap(Promise.all([warming, preparing]), INIT_WARM_MS, undefined);
 }

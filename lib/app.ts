@@ -38,6 +38,8 @@ import { createStorage, type Storage } from './storage/index.ts';
 import { sweepInterval, sweepPeriodically } from './storage/sweep.ts';
 import { Budget } from './time/budget.ts';
 import { Timings } from './time/timings.ts';
+import { WorkPool } from './work/pool.ts';
+import { boundBacktracking } from './work/regexp.ts';
 
 type BrowserEvents = import('./browser/index.ts').BrowserEvents;
 
@@ -64,6 +66,8 @@ export interface AppDeps {
   browserArgs?: string[];
   /** The oEmbed provider registry; by default the one shipped in the `oembed-providers` package. */
   oembedProviders?: readonly OembedProvider[];
+  /** Where CPU work over page content runs; by default `config.workers` worker threads (lib/work/). */
+  work?: WorkPool;
   events?: AppEvents;
 }
 
@@ -72,6 +76,12 @@ export type Origin = 'caller' | 'refresh';
 
 export interface App {
   handle(request: ApiRequest, origin?: Origin): Promise<ApiResponse>;
+  /**
+   * Loads now what a request would otherwise load on its clock (the local service's start-up): the workers with
+   * their jobs' modules, the adblock engine and Lighthouse. A prebuilt adblock engine that cannot be loaded is
+   * reported here, once, and its requests then fail at once.
+   */
+  prepare(): Promise<void>;
   /** Starts the browser and its spare page before any request needs them (GLANCE_BROWSER_AT_INIT). */
   warmBrowser(): Promise<void>;
   /** Waits for background refreshes, then stops the browser if one was started. */
@@ -79,10 +89,13 @@ export interface App {
 }
 
 export function createApp(config: Config, deps: AppDeps = {}): App {
+  boundBacktracking();
   let renderer: ReturnType<PipelineDeps['renderer']> | undefined;
   let providers: ReturnType<PipelineDeps['oembedProviders']> | undefined;
+  const work = deps.work ?? new WorkPool({ size: config.workers });
   const pipeline: PipelineDeps = {
     config,
+    work,
     resolver: deps.resolver,
     storage: deps.storage ?? createStorage(config.storage, config.cdnUrl),
     pingCache: new PingCache(),
@@ -93,7 +106,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     // Imported on first need only: puppeteer stays off the metadata path.
     renderer: () =>
       (renderer ??= import('./browser/index.ts').then(({ createRenderer }) =>
-        createRenderer({ config, resolver: deps.resolver, extraArgs: [...config.chromiumArgs, ...(deps.browserArgs ?? [])], events: deps.events }),
+        createRenderer({ config, work, resolver: deps.resolver, extraArgs: [...config.chromiumArgs, ...(deps.browserArgs ?? [])], events: deps.events }),
       )),
   };
   const report = (error: unknown) => deps.onUnexpectedError?.(error, 'cache');
@@ -190,11 +203,13 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
 
   return {
     handle,
+    prepare: async () => void (await Promise.all([work.prepare(['rules', 'technologies']), pipeline.renderer().then((browser) => browser.prepare())])),
     warmBrowser: async () => (await pipeline.renderer()).warm(),
     close: async () => {
       await sweeps.stop();
       await local?.idle();
       if (renderer) await (await renderer).close();
+      await work.close();
     },
   };
 }

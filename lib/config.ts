@@ -3,6 +3,7 @@
  * reads process.env.
  */
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { AddressPolicy } from './guard/policy.ts';
 import { parseDuration } from './query/duration.ts';
 
@@ -61,6 +62,12 @@ export interface Config {
   readonly browserSpare: boolean;
   /** GLANCE_BROWSER_AT_INIT (default off): Chromium (and the spare) start with the process, in Lambda's init phase. */
   readonly browserAtInit: boolean;
+  /**
+   * GLANCE_WORKERS: worker threads for CPU work over page content and rule values (lib/work/): one per core on the
+   * local service, so such requests use every core and never the event loop; one in Lambda, whose instance serves
+   * one request at a time.
+   */
+  readonly workers: number;
   /** This function, when running in Lambda: stale cache entries are refreshed by invoking it asynchronously. */
   readonly lambda: { readonly functionName: string; readonly region: string } | undefined;
   /** Where cached answers live: a private S3 bucket when configured, else a local folder. */
@@ -257,6 +264,7 @@ export function loadConfig(env: Env = process.env): Config {
     browserSpare: boolean(env, 'GLANCE_BROWSER_SPARE', processes === 'multi' || atInit),
     browserAtInit: atInit,
     adblock: adblock(env),
+    workers: integer(env, 'GLANCE_WORKERS', env.AWS_LAMBDA_FUNCTION_NAME ? 1 : availableParallelism(), 1, 64),
     lambda: env.AWS_LAMBDA_FUNCTION_NAME
       ? { functionName: env.AWS_LAMBDA_FUNCTION_NAME, region: env.AWS_REGION || 'us-east-1' }
       : undefined,

@@ -6,7 +6,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { buildEngine } from '../lib/browser/adblock.ts';
+import { buildEngine } from '../lib/browser/adblock-engine.ts';
 
 const ENGINE_FILE = 'adblock-engine.bin';
 /** Where Lambda unpacks the function (LAMBDA_TASK_ROOT): GLANCE_ADBLOCK_ENGINE for the function. */

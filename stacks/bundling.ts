@@ -51,5 +51,12 @@ export const FUNCTION_BUNDLING = {
   install: ['puppeteer-core', 'oembed-providers', 'simple-wappalyzer', 'prismjs', 'prism-themes', 'lighthouse'],
   // Chromium comes from the layer (lib/browser/launch.ts imports it from /opt); sharp, a native addon, is
   // installed for linux-x64 by the stack's afterBuild hook.
-  esbuild: { external: [CHROMIUM_PACKAGE, SHARP_PACKAGE], plugins: [nodeHttpWithoutFacade] },
+  esbuild: {
+    // The worker threads' own script (lib/work/pool.ts starts it from beside the chunk that holds the pool) is a second
+    // entry: with splitting, the code it shares with the handler (the rules, htmlparser2) is in shared chunks, once.
+    // SST passes its own entry (the handler) first and these options over it, so the handler is listed here too.
+    entryPoints: { api: 'functions/api.ts', 'work-worker': 'lib/work/worker.ts' },
+    external: [CHROMIUM_PACKAGE, SHARP_PACKAGE],
+    plugins: [nodeHttpWithoutFacade],
+  },
 } satisfies NodeJSProps;

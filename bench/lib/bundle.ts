@@ -52,7 +52,7 @@ export async function buildBundle(outDir = join(ROOT, 'bench', 'out', 'bundle'))
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const { metafile } = await esbuild.build({
-    entryPoints: [join(ROOT, 'functions', 'api.ts')],
+    entryPoints: Object.fromEntries(Object.entries(FUNCTION_BUNDLING.esbuild.entryPoints).map(([name, path]) => [name, join(ROOT, path)])),
     platform: 'node',
     external: EXTERNAL,
     keepNames: true,

@@ -17,3 +17,24 @@ export function ordinaryPage(bytes: number): string {
 <meta property="og:title" content="Ordinary page"><meta property="og:image" content="/og.jpg"></head><body><main>`;
   return `${head}${ARTICLE.repeat(Math.max(1, Math.round(bytes / ARTICLE.length)))}</main></body></html>`;
 }
+
+/** `count` sibling `<p>` in one body, then a `<span>`: the shape that makes `:has(~ …)` and `:nth-last-child()` quadratic. */
+export const siblings = (count: number): string =>
+  `<!doctype html><html><head><title>Siblings</title></head><body>${'<p>x</p>'.repeat(count)}<span>end</span></body></html>`;
+
+/** Blocks of `depth` nested `<div>`, each level with a line of text, repeated to about `bytes`: subtrees that hold each other. */
+export function nestedText(bytes: number, depth = 200): string {
+  const block = `${'<div><p>Nested text of an ordinary length, one line a level.</p>'.repeat(depth)}${'</div>'.repeat(depth)}`;
+  return `<!doctype html><html><head><title>Nested</title></head><body>${block.repeat(Math.max(1, Math.round(bytes / block.length)))}</body></html>`;
+}
+
+/** JSON arrays nested `depth` deep, as a page's JSON-LD and as the text of a `<pre>` a rule reads with `attr=json`. */
+export const deepJson = (depth: number): string => `${'['.repeat(depth)}${']'.repeat(depth)}`;
+
+/** Unclosed `<link href="` repeated to about `bytes`: each technology fingerprint scans up to 250 characters twice from each. */
+export const unclosedLinks = (bytes: number): string =>
+  `<!doctype html><html><head><title>Links</title></head><body>${'<link href="'.repeat(Math.round(bytes / 12))}</body></html>`;
+
+/** One element with `count` attributes. */
+export const manyAttributes = (count: number): string =>
+  `<!doctype html><html><head><title>Attributes</title></head><body><div ${Array.from({ length: count }, (_, i) => `a${i}="v"`).join(' ')}>x</div></body></html>`;

@@ -9,6 +9,7 @@ import type { Page } from 'puppeteer-core';
 import { MAX_EVALUATE_RESULT_CHARS } from '../rules/limits.ts';
 import { EVALUATE_TIME_LIMIT_MS } from '../time/limits.ts';
 import { Budget } from '../time/budget.ts';
+import { parseJson } from '../json.ts';
 
 const wrap = (source: string): string =>
   `(async () => {
@@ -22,7 +23,7 @@ async function evaluateOne(page: Page, source: string, budget: Budget): Promise<
   const limit = budget.slice(EVALUATE_TIME_LIMIT_MS);
   try {
     const json = await limit.race(page.evaluate(wrap(source)), () => null);
-    return typeof json === 'string' ? (JSON.parse(json) as unknown) : undefined;
+    return typeof json === 'string' ? parseJson(json) : undefined;
   } catch {
     return undefined;
   }

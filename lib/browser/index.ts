@@ -7,6 +7,7 @@
  */
 import type { Browser } from 'puppeteer-core';
 import { Budget } from '../time/budget.ts';
+import type { WorkPool } from '../work/pool.ts';
 import { CAPTURE_RESERVE_MS, CAPTURE_RESERVE_SHARE } from '../time/limits.ts';
 import type { Config } from '../config.ts';
 import { GlanceError } from '../errors.ts';
@@ -74,6 +75,8 @@ export interface LighthouseRequest {
 
 export interface RendererDeps {
   config: Config;
+  /** Where the adblock engine is parsed (lib/work/): seconds of CPU that must not hold the event loop. */
+  work: WorkPool;
   resolver?: Resolver | undefined;
   /** Extra Chromium flags (tests: `--host-resolver-rules=…` keeps Chromium's own DNS off the network). */
   extraArgs?: readonly string[] | undefined;
@@ -92,6 +95,11 @@ export interface Renderer {
    * are made only when no page renders. Failures are left for the first request to meet.
    */
   warm(): Promise<void>;
+  /**
+   * Loads what a first capture or report would otherwise load on its clock: the adblock engine and Lighthouse. Rejects
+   * with what could not be loaded (a prebuilt engine from another version, say), after loading the rest.
+   */
+  prepare(): Promise<void>;
   /** Stops: new renders get EBUSY at once, admitted ones finish, then the browser closes. No relaunch after. */
   close(): Promise<void>;
 }
@@ -106,6 +114,18 @@ const LIGHTHOUSE_LOAD_SHARE = 0.5;
 const LIGHTHOUSE_PAINT_SHARE = 0.3;
 /** How long an abandoned report's page may stay open for Lighthouse to settle (its longest protocol timeout). */
 const LIGHTHOUSE_SETTLE_MS = 30_000;
+/**
+ * Least budget a report starts with where Lighthouse is not imported yet: the import (about 2.3 s of CPU on a
+ * 2-core machine, more on a loaded one) holds the event loop, so a deadline within it could not fire.
+ */
+const LIGHTHOUSE_COLD_MIN_MS = 10_000;
+
+const lighthouseCold = (remainingMs: number): GlanceError =>
+  new GlanceError(
+    'EBUSY',
+    `Lighthouse is not loaded in this instance yet, and loading it takes seconds: ${remainingMs} ms of the request's budget were left, ` +
+      `${LIGHTHOUSE_COLD_MIN_MS} ms are needed. Retry, or raise \`timeout\`.`,
+  );
 
 const DEFAULT_SCREENSHOT: ScreenshotOptions = {
   type: DEFAULTS.screenshot.type,
@@ -127,7 +147,7 @@ function selectorsOf(options: Options, shot: ScreenshotOptions | undefined): Arr
   ];
 }
 
-export function createRenderer({ config, resolver, extraArgs, events }: RendererDeps): Renderer {
+export function createRenderer({ config, work, resolver, extraArgs, events }: RendererDeps): Renderer {
   const host = new BrowserHost({ chromium: config.chromium, policy: config.policy, extraArgs, maxPages: config.browserMaxPages });
   const limiter = new Limiter(MAX_PAGES);
   const base: PageEnv = { host, policy: config.policy, resolver, events };
@@ -243,7 +263,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
     const { setup, emulation } = await pageSetup(options, url);
     if (shot) checkWebpViewport(shot, emulation.viewport);
     // The engine is built once per process; its first build overlaps the queue and the launch.
-    if (options.adblock) void adblocker(config.adblock).catch(() => undefined);
+    if (options.adblock) void adblocker(config.adblock, work).catch(() => undefined);
     let composing: (() => Promise<Screenshot>) | undefined;
     try {
       const rendered = await onPage(
@@ -252,7 +272,7 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
         setup,
         async (open) => {
           await checkSelectors(open.page, selectorsOf(options, shot));
-          if (options.adblock) await enableAdblock(open.page, config.adblock);
+          if (options.adblock) await enableAdblock(open.page, config.adblock, work);
           const wantsCapture = capture.screenshot || capture.pdf;
           const reserve = wantsCapture ? Math.min(CAPTURE_RESERVE_MS, budget.remaining() * CAPTURE_RESERVE_SHARE) : 0;
           const loading = budget.slice(Infinity, reserve);
@@ -305,8 +325,11 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
    * audit makes Lighthouse's own pending protocol calls reject with nobody to catch them, which ends the process.
    */
   async function lighthouse({ url, options, lighthouse: wanted, budget }: LighthouseRequest): Promise<LighthouseReport> {
-    const audit = import('./lighthouse.ts');
-    void audit.then(({ preload }) => preload(), () => undefined);
+    const audit = await import('./lighthouse.ts');
+    // Importing the package holds the event loop for seconds, where no deadline can fire: a service that did not
+    // prepare it starts only with time to spare, and the import overlaps the wait for a page.
+    if (!audit.loaded() && budget.remaining() < LIGHTHOUSE_COLD_MIN_MS) throw lighthouseCold(budget.remaining());
+    void audit.load().catch(() => undefined);
     const { setup, emulation } = await pageSetup(options, url);
     const release = await audits.acquire(budget);
     const stop = new AbortController();
@@ -314,12 +337,10 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
     const limits = { loadWaitMs: share(LIGHTHOUSE_LOAD_SHARE), paintWaitMs: share(LIGHTHOUSE_PAINT_SHARE), signal: stop.signal };
     // Not a slice of `budget`: that one ends with the answer, and the page must outlive it (above).
     const pageBudget = new Budget(budget.remaining() + LIGHTHOUSE_SETTLE_MS);
-    const work = audit.then(({ runLighthouse }) =>
-      onPage(url, budget, setup, (open) => runLighthouse(open, url, wanted, emulation, limits), () => undefined, pageBudget),
-    );
-    void work.finally(release).catch(() => undefined);
+    const report = onPage(url, budget, setup, (open) => audit.runLighthouse(open, url, wanted, emulation, limits), () => undefined, pageBudget);
+    void report.finally(release).catch(() => undefined);
     const limit = budget.remaining();
-    return budget.race(work, () => {
+    return budget.race(report, () => {
       stop.abort();
       throw new GlanceError('ETIMEOUT', `The Lighthouse report did not finish within its ${Math.round(limit / 1000)} s budget; the page may be too slow or heavy to audit.`);
     });
@@ -371,7 +392,13 @@ export function createRenderer({ config, resolver, extraArgs, events }: Renderer
     const admitted = limiter.close().then(() => Promise.all(closing)).then(() => undefined);
     await Promise.all([spare?.close(), host.shutdown(admitted)]);
   };
-  return { render, lighthouse, getBrowser: () => host.getBrowser(), warm, close };
+  async function preload(): Promise<void> {
+    const loads = await Promise.allSettled([adblocker(config.adblock, work), import('./lighthouse.ts').then(({ load }) => load())]);
+    const failed = loads.find((load) => load.status === 'rejected');
+    if (failed) throw failed.reason;
+  }
+
+  return { render, lighthouse, getBrowser: () => host.getBrowser(), warm, prepare: preload, close };
 }
 
 /** Microlink's pdf defaults, for a render asked for a PDF without pdf options (docs/CONTRACT.md §2). */

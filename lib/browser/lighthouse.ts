@@ -27,10 +27,12 @@ export interface Emulation {
 
 type LighthouseModule = typeof import('lighthouse');
 let module: Promise<LighthouseModule> | undefined;
-const load = (): Promise<LighthouseModule> => (module ??= import('lighthouse'));
-
-/** Starts importing the package (seconds on a first call), so the import overlaps the wait for a page. */
-export const preload = (): void => void load().catch(() => undefined);
+/**
+ * The package, imported once per process: seconds of the event loop (bench/RESULTS.md, stall), so the local service
+ * imports it at start-up (renderer.prepare) and a report never starts the import with too little time left.
+ */
+export const load = (): Promise<LighthouseModule> => (module ??= import('lighthouse'));
+export const loaded = (): boolean => module !== undefined;
 
 /**
  * The configuration: a named preset as Lighthouse defines it (its own screen, user agent and throttling), or,

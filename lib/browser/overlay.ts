@@ -12,6 +12,7 @@
 import type { OverlayOptions as SharpOverlay } from 'sharp';
 import { encode, hasAlpha, type Encoding } from '../media/encode.ts';
 import { loadSharp, release, type SharpFactory } from '../media/sharp.ts';
+import { decodable, isDecoded, MAX_DECODE_PIXELS } from '../media/decode-bounds.ts';
 import { sniff } from '../media/sniff.ts';
 import type { OverlayBrowser, OverlayOptions } from '../query/options.ts';
 import { tooLargeForWebp, WEBP_MAX_PIXELS } from './capture.ts';
@@ -38,10 +39,6 @@ export interface Capture {
 
 /** Title bars kept rasterised (theme × scale × width); a few devices cover nearly every request. */
 const BAR_CACHE_SIZE = 8;
-/** A background image larger than this is refused rather than decoded. */
-const MAX_BACKGROUND_PIXELS = 40_000_000;
-/** Background images libvips decodes here; others (SVG, ICO, BMP) are drawn by Chromium, as an <img> always was. */
-const DECODED = new Set(['png', 'jpg', 'webp', 'gif', 'avif']);
 
 const CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'";
 
@@ -161,12 +158,17 @@ async function backdrop(sharp: SharpFactory, value: string, width: number, heigh
   // The type lands in an attribute when Chromium draws it: only a plain media type may.
   if (!/^image\/[a-z0-9.+-]+$/i.test(image.contentType)) throw refused(`${value} is not an image`);
   const type = sniff(image.body);
-  if (!type || !DECODED.has(type)) {
+  // Other images (SVG, ICO, BMP) are drawn by Chromium, as an <img> always was.
+  if (!isDecoded(type)) {
     return inBrowser('', `<img alt="" decoding="sync" src="${dataUrl(image.contentType, image.body)}">`);
+  }
+  const header = await sharp(image.body).metadata().catch(() => undefined);
+  if (!header || !decodable(type, header.width ?? 0, header.height ?? 0)) {
+    throw refused(`the background image ${value} is larger than this service decodes (${header?.width ?? 0} × ${header?.height ?? 0} pixels)`);
   }
   try {
     // As `object-fit: cover` drew it, on the page's white.
-    return await sharp(image.body, { limitInputPixels: MAX_BACKGROUND_PIXELS })
+    return await sharp(image.body, { limitInputPixels: MAX_DECODE_PIXELS[type] })
       .resize(width, height, { fit: 'cover' })
       .flatten({ background: '#ffffff' })
       .toColourspace('srgb')

@@ -2,6 +2,7 @@
  * JSON-LD blocks → one flat list of nodes (arrays and `@graph` unwrapped, `{"@id"}` references followed), with
  * path lookups that walk through arrays, the way schema.org data is written in practice.
  */
+import { withinDepth } from '../json.ts';
 
 export type Json = string | number | boolean | null | Json[] | JsonObject;
 export interface JsonObject {
@@ -51,6 +52,7 @@ function indexIds(value: Json, byId: Map<string, JsonObject>, depth: number): vo
 
 /** Publishers break JSON-LD in a few recurring ways: raw newlines in strings, trailing commas, comment wrappers. */
 function parseLenient(text: string): Json | undefined {
+  if (!withinDepth(text)) return undefined;
   try {
     return JSON.parse(text) as Json;
   } catch {

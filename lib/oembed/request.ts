@@ -7,6 +7,7 @@ import { fetchPage, type Resolver } from '../fetch/index.ts';
 import type { AddressPolicy } from '../guard/policy.ts';
 import type { Outbound } from '../guard/outbound.ts';
 import type { Budget } from '../time/budget.ts';
+import { parseJson } from '../json.ts';
 
 /** oEmbed 1.0 §2.3.4, as far as an embed needs it; every member as the provider sent it. */
 export type OembedResponse = Record<string, unknown>;
@@ -54,16 +55,12 @@ export async function requestOembed(url: string, deps: RequestDeps): Promise<Oem
   });
   if (response.statusCode !== 200) return undefined;
   const text = response.body.toString('utf8').trim();
-  return text.startsWith('<') ? parseXml(text) : parseJson(text);
+  return text.startsWith('<') ? parseXml(text) : parseObject(text);
 }
 
-function parseJson(text: string): OembedResponse | undefined {
-  try {
-    const value: unknown = JSON.parse(text);
-    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as OembedResponse) : undefined;
-  } catch {
-    return undefined;
-  }
+function parseObject(text: string): OembedResponse | undefined {
+  const value = parseJson(text);
+  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as OembedResponse) : undefined;
 }
 
 /** §2.3.4.2: `<oembed>` whose children are the members, their text entity-encoded. */

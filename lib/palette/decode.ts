@@ -7,7 +7,8 @@
  */
 import type { SharpOptions } from 'sharp';
 import { loadSharp } from '../media/sharp.ts';
-import { sniff, type Sniffed } from '../media/sniff.ts';
+import { decodable, isDecoded, MAX_DECODE_PIXELS } from '../media/decode-bounds.ts';
+import { sniff } from '../media/sniff.ts';
 
 export interface Pixels {
   /** RGBA, 4 bytes per pixel. */
@@ -16,30 +17,25 @@ export interface Pixels {
   readonly height: number;
 }
 
-/** Beyond this many pixels an image is refused before any decoding: a colour summary is not worth the memory. */
-export const MAX_DECODE_PIXELS = 40_000_000;
-
-/**
- * Raster formats on the web that libvips decodes. SVG is left out on purpose: rasterising markup from an
- * arbitrary site costs more than its colours are worth, and its colours are in the markup anyway.
- */
-const DECODED: ReadonlySet<Sniffed> = new Set(['jpg', 'png', 'webp', 'gif', 'avif']);
-
 /**
  * The pixels of a JPEG, PNG, WebP, GIF (first frame) or AVIF, scaled down to at most `maxPixels` (aspect kept);
- * undefined for other formats and for files the decoder refuses.
+ * undefined for other formats (SVG on purpose: rasterising markup from an arbitrary site costs more than its colours
+ * are worth, and they are in the markup anyway), for images past lib/media/decode-bounds.ts, for files the decoder refuses, and when the
+ * decode outlives `seconds` (libvips stops it: decoding runs on libuv's threads, never the event loop, and a native
+ * call is not something a terminated worker thread could stop).
  */
-export async function decodePixels(bytes: Buffer, maxPixels: number): Promise<Pixels | undefined> {
+export async function decodePixels(bytes: Buffer, maxPixels: number, seconds: number): Promise<Pixels | undefined> {
   const type = sniff(bytes);
-  if (type === undefined || !DECODED.has(type)) return undefined;
+  if (!isDecoded(type)) return undefined;
   const sharp = await loadSharp();
   try {
-    const options: SharpOptions = { limitInputPixels: MAX_DECODE_PIXELS };
-    // The header alone: the size decides the target before a pixel is decoded.
+    const options: SharpOptions = { limitInputPixels: MAX_DECODE_PIXELS[type] };
+    // The header alone: the size decides before a pixel is decoded (lib/media/decode-bounds.ts).
     const { width = 0, height = 0 } = await sharp(bytes, options).metadata();
-    if (width * height === 0) return undefined;
+    if (!decodable(type, width, height)) return undefined;
     const scale = Math.min(1, Math.sqrt(maxPixels / (width * height)));
     const { data, info } = await sharp(bytes, options)
+      .timeout({ seconds: Math.max(1, Math.floor(seconds)) })
       // Nearest neighbour after the decoder's own reduction: pixels keep colours the image has, not blends of
       // neighbours that would add shades to the palette.
       .resize(Math.max(1, Math.floor(width * scale)), Math.max(1, Math.floor(height * scale)), { fit: 'fill', kernel: 'nearest' })

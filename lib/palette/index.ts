@@ -61,11 +61,11 @@ export function pickColors(palette: readonly string[]): Omit<PaletteFields, 'pal
 }
 
 /**
- * The palette fields of an encoded JPEG, PNG, WebP, GIF or AVIF; undefined when it cannot be decoded or shows no
- * opaque colour.
+ * The palette fields of an encoded JPEG, PNG, WebP, GIF or AVIF; undefined when it cannot be decoded (in
+ * `seconds`) or shows no opaque colour.
  */
-export async function paletteOf(bytes: Buffer): Promise<PaletteFields | undefined> {
-  const pixels = await decodePixels(bytes, SAMPLE_PIXELS);
+export async function paletteOf(bytes: Buffer, seconds: number): Promise<PaletteFields | undefined> {
+  const pixels = await decodePixels(bytes, SAMPLE_PIXELS, seconds);
   if (!pixels) return undefined;
   const palette = await dominantColors(pixels);
   if (palette.length === 0) return undefined;

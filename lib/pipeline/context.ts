@@ -13,6 +13,7 @@ import type { DataRules, LighthouseOptions, Options } from '../query/options.ts'
 import type { Storage } from '../storage/index.ts';
 import type { Budget } from '../time/budget.ts';
 import type { Timings } from '../time/timings.ts';
+import type { WorkPool } from '../work/pool.ts';
 import type { ParsedPage } from './parsed.ts';
 
 type Renderer = import('../browser/index.ts').Renderer;
@@ -29,6 +30,8 @@ export interface PipelineDeps {
   readonly pingCache: PingCache;
   /** The oEmbed provider registry, read on first call only (the shipped one; tests pass their own). */
   readonly oembedProviders: () => Promise<readonly OembedProvider[]>;
+  /** Where CPU work over page content and rule values runs, off the event loop and within its budget (lib/work/). */
+  readonly work: WorkPool;
 }
 
 export type FetchMode = 'fetch' | 'prerender' | 'skipped';

@@ -8,6 +8,7 @@ import { mainContentHtml, proseOf } from './main-content.ts';
 import { markdownOf, toMarkdown } from './markdown.ts';
 import { first } from './select.ts';
 import { visibleText } from './text.ts';
+import { parseJson } from '../json.ts';
 
 /** The attr values that are not attribute names. */
 export const SPECIAL_ATTRS = ['html', 'outerHTML', 'text', 'markdown', 'val', 'tagName', 'nodeName', 'json'] as const;
@@ -35,14 +36,6 @@ function formValue(element: Element): string | undefined {
       return element.attribs['value'] ?? visibleText(element);
     default:
       return element.attribs['value'];
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
   }
 }
 

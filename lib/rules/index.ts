@@ -10,6 +10,7 @@ import { readAttr, type Source } from './attr.ts';
 import { MAX_MATCHES, MAX_OUTPUT_CHARS } from './limits.ts';
 import { all, first } from './select.ts';
 import { isEmpty, isMediaType, typed, type MediaType } from './types.ts';
+import { RulesWork } from './work.ts';
 
 export { buildDocument, DocumentBuilder, PARSER_OPTIONS } from './dom.ts';
 export { selectorError } from './select.ts';
@@ -37,6 +38,8 @@ interface Run {
   readonly deps: RulesDeps;
   /** Characters of output still allowed. */
   allowance: number;
+  /** Selector steps and value work still allowed (lib/rules/work.ts). */
+  readonly work: RulesWork;
 }
 
 /** Every field of `rules`, each present (null when no rule yields a value). */
@@ -47,6 +50,7 @@ export async function runRules(rules: DataRules, input: RulesInput, deps: RulesD
     evaluated: input.evaluated ?? new Map(),
     deps,
     allowance: MAX_OUTPUT_CHARS,
+    work: new RulesWork(rules, input.document),
   };
   return fields(rules, input.document, run);
 }
@@ -97,10 +101,10 @@ function ruleValue(rule: DataRule, scope: AnyNode, run: Run): OrPromise<unknown>
   if (rule.selector.length === 0) return matchValue(rule, scope, run);
   return firstOf(rule.selector, (selector) => {
     if (!rule.all) {
-      const match = first(selector, scope);
+      const match = first(selector, scope, run.work.steps(rule));
       return match ? matchValue(rule, match, run) : undefined;
     }
-    const values = settled(all(selector, scope, MAX_MATCHES).map((match) => matchValue(rule, match, run)));
+    const values = settled(all(selector, scope, MAX_MATCHES, run.work.steps(rule)).map((match) => matchValue(rule, match, run)));
     return after(values, (found) => {
       const kept = found.filter((value) => value !== undefined);
       return kept.length > 0 ? kept : undefined;
@@ -111,7 +115,7 @@ function ruleValue(rule: DataRule, scope: AnyNode, run: Run): OrPromise<unknown>
 /** One match's value: its nested rules' object, or its first attr whose value passes one of the types. */
 function matchValue(rule: DataRule, node: AnyNode, run: Run): OrPromise<unknown> {
   if (rule.rules) return after(fields(rule.rules, node, run), (object) => (isEmpty(object) ? undefined : object));
-  return firstOf(rule.attr, (attr) => typedValue(readAttr(node, attr, run.source), rule.type, run));
+  return firstOf(rule.attr, (attr) => (run.work.mayRead(attr, node, run.allowance) ? typedValue(readAttr(node, attr, run.source), rule.type, run) : undefined));
 }
 
 function typedValue(raw: unknown, types: readonly DataType[], run: Run): OrPromise<unknown> {
@@ -160,13 +164,13 @@ function plainRuleValue(rule: DataRule, scope: AnyNode, run: Run): unknown {
   if (rule.selector.length === 0) return plainMatchValue(rule, scope, run);
   for (const selector of rule.selector) {
     if (!rule.all) {
-      const match = first(selector, scope);
+      const match = first(selector, scope, run.work.steps(rule));
       const value = match ? plainMatchValue(rule, match, run) : undefined;
       if (value !== undefined) return value;
       continue;
     }
     const kept: unknown[] = [];
-    for (const match of all(selector, scope, MAX_MATCHES)) {
+    for (const match of all(selector, scope, MAX_MATCHES, run.work.steps(rule))) {
       const value = plainMatchValue(rule, match, run);
       if (value !== undefined) kept.push(value);
     }
@@ -181,6 +185,7 @@ function plainMatchValue(rule: DataRule, node: AnyNode, run: Run): unknown {
     return isEmpty(object) ? undefined : object;
   }
   for (const attr of rule.attr) {
+    if (!run.work.mayRead(attr, node, run.allowance)) continue;
     const value = plainTyped(readAttr(node, attr, run.source), rule.type, run);
     if (value !== undefined) return value;
   }

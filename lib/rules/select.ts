@@ -15,13 +15,74 @@ import { isTraversal, parse, SelectorType, type Selector } from 'css-what';
 import { isDocument, isTag, type AnyNode, type Document, type Element } from 'domhandler';
 import * as DomUtils from 'domutils';
 import { elementIndex } from './elements.ts';
+import type { StepMeter } from './work.ts';
+
+/** Steps the running query may still take (lib/rules/work.ts); unbounded for queries of our own. */
+let stepsLeft = Infinity;
+
+/** Thrown through css-select when a query runs out of steps, and turned into its rule's error by `metered`. */
+class OutOfSteps extends Error {}
+
+function step(count = 1): void {
+  stepsLeft -= count;
+  if (stepsLeft < 0) throw new OutOfSteps();
+}
+
+const counted =
+  <A extends unknown[], R>(fn: (...args: A) => R) =>
+  (...args: A): R => {
+    step();
+    return fn(...args);
+  };
 
 /**
- * css-select's own adapter, but an element's name read in lower case, as selectors' tag names are: htmlparser2 gives
- * SVG's elements their mixed-case names (`linearGradient`, `foreignObject`), which a browser's `linearGradient` and
- * `lineargradient` selectors both match, and css-select's default compared them with neither.
+ * css-select's own adapter (domutils), each call it makes counted as a step: css-select reaches the DOM only through
+ * it, a node of a search included (its searches test every node with isTag). A text it reads costs its length. An
+ * element's name is read in lower case, as selectors' tag names are: htmlparser2 gives SVG's elements their
+ * mixed-case names (`linearGradient`, `foreignObject`), which a browser's `linearGradient` and `lineargradient`
+ * selectors both match, and css-select's default compared them with neither.
  */
-const adapter = { ...DomUtils, isTag, getName: (element: Element): string => element.name.toLowerCase() };
+const adapter = {
+  ...DomUtils,
+  isTag: (node: AnyNode): node is Element => {
+    step();
+    return isTag(node);
+  },
+  getName: (element: Element): string => {
+    step();
+    return element.name.toLowerCase();
+  },
+  getAttributeValue: counted(DomUtils.getAttributeValue),
+  hasAttrib: counted(DomUtils.hasAttrib),
+  getChildren: counted(DomUtils.getChildren),
+  getParent: counted(DomUtils.getParent),
+  getSiblings: counted(DomUtils.getSiblings),
+  prevElementSibling: counted(DomUtils.prevElementSibling),
+  removeSubsets: (nodes: AnyNode[]): AnyNode[] => {
+    step(nodes.length);
+    return DomUtils.removeSubsets(nodes);
+  },
+  getText: (node: AnyNode): string => {
+    const text = DomUtils.getText(node);
+    step(text.length);
+    return text;
+  },
+};
+
+/** `query()` counted against `meter` when there is one: past its steps, the meter's error. */
+function metered<T>(selector: string, meter: StepMeter | undefined, query: () => T): T {
+  if (!meter) return query();
+  stepsLeft = meter.left;
+  try {
+    return query();
+  } catch (error) {
+    if (error instanceof OutOfSteps) throw meter.exhausted(selector);
+    throw error;
+  } finally {
+    meter.spend(meter.left - Math.max(0, stepsLeft));
+    stepsLeft = Infinity;
+  }
+}
 
 interface Compiled {
   readonly query: ReturnType<typeof compile<AnyNode, Element>>;
@@ -85,24 +146,32 @@ export function selectorError(selector: string): string | undefined {
   }
 }
 
-export function first(selector: string, root: AnyNode): Element | null {
+export function first(selector: string, root: AnyNode, meter?: StepMeter): Element | null {
   const { query, tags, tagsOnly } = compiledQuery(selector);
-  if (!isDocument(root)) return selectOne<AnyNode, Element>(query, root);
-  const elements = candidates(root, tags);
-  if (tagsOnly) return elements[0] ?? null;
-  for (const element of elements) if (query(element)) return element;
-  return null;
+  return metered(selector, meter, () => {
+    if (!isDocument(root)) return selectOne<AnyNode, Element>(query, root, { adapter });
+    const elements = candidates(root, tags);
+    if (tagsOnly) return elements[0] ?? null;
+    for (const element of elements) {
+      step();
+      if (query(element)) return element;
+    }
+    return null;
+  });
 }
 
-export function all(selector: string, root: AnyNode, limit: number): Element[] {
+export function all(selector: string, root: AnyNode, limit: number, meter?: StepMeter): Element[] {
   const { query, tags, tagsOnly } = compiledQuery(selector);
-  if (!isDocument(root)) return selectAll<AnyNode, Element>(query, root).slice(0, limit);
-  if (tagsOnly) return candidates(root, tags).slice(0, limit);
-  const found: Element[] = [];
-  for (const element of candidates(root, tags)) {
-    if (!query(element)) continue;
-    found.push(element);
-    if (found.length >= limit) break;
-  }
-  return found;
+  return metered(selector, meter, () => {
+    if (!isDocument(root)) return selectAll<AnyNode, Element>(query, root, { adapter }).slice(0, limit);
+    if (tagsOnly) return candidates(root, tags).slice(0, limit);
+    const found: Element[] = [];
+    for (const element of candidates(root, tags)) {
+      step();
+      if (!query(element)) continue;
+      found.push(element);
+      if (found.length >= limit) break;
+    }
+    return found;
+  });
 }

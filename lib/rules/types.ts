@@ -12,6 +12,7 @@ import { normaliseLang } from '../extract/lang.ts';
 import { createContext } from '../extract/rules.ts';
 import { isMediaField, type MediaField, type MetaField } from '../data/fields.ts';
 import { resolveUrl } from '../extract/url.ts';
+import { parseJson } from '../json.ts';
 
 /** The `type`s whose value is a media object, pinged like the default media fields. */
 export type MediaType = MediaField;
@@ -70,12 +71,8 @@ function asRegexp(value: string): string | undefined {
 function asObject(value: unknown): Record<string, unknown> | unknown[] | undefined {
   if (isPlainObject(value) || Array.isArray(value)) return value;
   if (typeof value !== 'string') return undefined;
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return isPlainObject(parsed) || Array.isArray(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
+  const parsed = parseJson(value);
+  return isPlainObject(parsed) || Array.isArray(parsed) ? parsed : undefined;
 }
 
 /** Runs the default field's acceptance (normalisation) on a value; these rules read nothing but the value. */

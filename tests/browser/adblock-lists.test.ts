@@ -6,14 +6,20 @@ import { join } from 'node:path';
 import { after, describe, test } from 'node:test';
 import { Request } from '@ghostery/adblocker';
 import { PACKAGED_FILTERS, packagedList, rawFilterList, usableRules } from '../../lib/browser/adblock-lists.ts';
-import { adblocker, buildEngine } from '../../lib/browser/adblock.ts';
+import { adblocker } from '../../lib/browser/adblock.ts';
+import { buildEngine } from '../../lib/browser/adblock-engine.ts';
+import { WorkPool } from '../../lib/work/pool.ts';
 
+const work = new WorkPool({ size: 1 });
 const blocks = async (lists: readonly string[], url: string, engine?: string) =>
-  (await adblocker({ lists, engine })).match(Request.fromRawDetails({ url, sourceUrl: 'https://news.example/', type: 'script' })).match;
+  (await adblocker({ lists, engine }, work)).match(Request.fromRawDetails({ url, sourceUrl: 'https://news.example/', type: 'script' })).match;
 
 describe('adblock lists', () => {
   const dir = mkdtempSync(join(tmpdir(), 'glance-lists-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
+  after(async () => {
+    rmSync(dir, { recursive: true, force: true });
+    await work.close();
+  });
 
   test('the original list text is read out of a declarative ruleset, escapes and all', () => {
     const text = '! Title: A list\r\n||ads.example^\r\nexample.com##div[title="a \\"quoted\\" \\\\ ad"]';

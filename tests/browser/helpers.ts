@@ -10,13 +10,14 @@ import type { Resolver } from '../../lib/guard/lookup.ts';
 import { createRenderer, type BrowserEvents, type RenderRequest, type RenderResult, type Renderer } from '../../lib/browser/index.ts';
 import type { PageSetup } from '../../lib/browser/page.ts';
 import { parseQuery } from '../../lib/query/index.ts';
+import { WorkPool } from '../../lib/work/pool.ts';
 import { html, type Route } from '../helpers/server.ts';
 
 export { TEST_BROWSER_ARGS as TEST_ARGS } from '../helpers/chromium-args.ts';
 import { TEST_BROWSER_ARGS as TEST_ARGS } from '../helpers/chromium-args.ts';
 
 export function testRenderer(allowHosts = '127.0.0.1', resolver?: Resolver, env: Record<string, string> = {}, events?: BrowserEvents): Renderer {
-  return createRenderer({ config: loadConfig({ GLANCE_ALLOW_HOSTS: allowHosts, ...env }), resolver, extraArgs: TEST_ARGS, events });
+  return createRenderer({ config: loadConfig({ GLANCE_ALLOW_HOSTS: allowHosts, ...env }), work: new WorkPool({ size: 1 }), resolver, extraArgs: TEST_ARGS, events });
 }
 
 /** A plain page for tests that call withPage() directly: small desktop viewport, no emulation. */

@@ -117,6 +117,7 @@ describe('graceful shutdown', () => {
     const config = loadConfig({ GLANCE_ALLOW_HOSTS: '127.0.0.1', GLANCE_CACHE: 'off', GLANCE_STORAGE_DIR: dir });
     const app = createApp(config);
     const noted: App = {
+      prepare: () => app.prepare(),
       warmBrowser: () => app.warmBrowser(),
       handle: async (request, origin) => {
         const response = await app.handle(request, origin);

@@ -106,6 +106,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   // The app needs the service's own address (the local CDN), known only once it listens.
   const late: App = {
     handle: (request, origin) => (app as App).handle(request, origin),
+    prepare: async () => app?.prepare(),
     warmBrowser: async () => app?.warmBrowser(),
     close: async () => app?.close(),
   };

@@ -1,7 +1,8 @@
 /**
- * `insights.technologies` as `data.insights = { technologies }` (lib/insights). The engine and its rules are
- * loaded on the first request that asks, so the metadata path never reads them.
+ * `insights.technologies` as `data.insights = { technologies }` (lib/insights), matched in a worker (lib/work/): a
+ * few hundred regular expressions over what the page's author wrote, within the request's budget.
  */
+import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
 import type { Step } from '../context.ts';
 import { parsedPage } from '../parsed.ts';
 
@@ -9,21 +10,24 @@ export const insights: Step = {
   name: 'insights',
   wants: ({ wanted }) => wanted.technologies,
   async run(ctx) {
-    const { page } = ctx;
+    const { page, deps, budget } = ctx;
     const facts = (await parsedPage(ctx))?.facts;
     await ctx.timings.measure('insights', async () => {
-      const { detectTechnologies } = await import('../../insights/technologies.ts');
       const technologies =
         page === undefined
           ? []
-          : await detectTechnologies({
-              url: page.url,
-              html: page.content.kind === 'html' ? page.content.html : '',
-              headers: page.headers,
-              cookies: page.cookies ?? {},
-              scriptSrcs: facts?.scriptSrcs ?? [],
-              meta: facts?.meta ?? new Map(),
-            });
+          : await deps.work.run(
+              'technologies',
+              {
+                url: page.url,
+                html: page.content.kind === 'html' ? page.content.html : '',
+                headers: page.headers,
+                cookies: page.cookies ?? {},
+                scriptSrcs: facts?.scriptSrcs ?? [],
+                meta: facts?.meta ?? new Map(),
+              },
+              { budget: budget.slice(Infinity, ANSWER_RESERVE_MS) },
+            );
       ctx.data.insights = { ...ctx.data.insights, technologies };
     });
   },

@@ -25,7 +25,7 @@ export const palette: Step = {
           const media = ctx.data[field];
           if (!isMedia(media)) return;
           const bytes = bytesFor(ctx, field, media);
-          const fields = bytes && (await paletteOf(bytes));
+          const fields = bytes && (await paletteOf(bytes, ctx.budget.remaining() / 1000));
           if (fields) Object.assign(media, fields);
         }),
       ),

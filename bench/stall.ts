@@ -1,0 +1,214 @@
+/**
+ * Part 14 (issue 24): no request holds the process. For each hostile input — pages and rules whose CPU cost grows
+ * faster than their size, the first use of what loads slowly, and the earlier denial-of-service shapes — a fresh local
+ * service (`npm start`, as a child process) answers the hostile request while a victim polls `/health` every 10 ms and
+ * a second asks for a tiny page's metadata every 200 ms. Reported: the hostile answer and its time against its
+ * `timeout`, and the victims' worst latencies. With `--base <dir>` the same runs go against another checkout (a
+ * worktree of an earlier commit, this checkout's node_modules linked in), case by case beside this one.
+ *   ./node_modules/.bin/node --import tsx bench/stall.ts [--base <dir>] [--only <case>,…] [--smoke]
+ */
+import './lib/env.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { html, startServer, type Route } from '../tests/helpers/server.ts';
+import { deepJson, manyAttributes, nestedDivs, nestedText, ordinaryPage, siblings, unclosedLinks } from './lib/hostile.ts';
+import { runIfMain, type Part, type Table, type Target } from './lib/part.ts';
+import { ms, round } from './lib/stats.ts';
+import { startTreeService, type TreeService } from './lib/tree-service.ts';
+
+const HERE = fileURLToPath(new URL('..', import.meta.url));
+const MB = 1024 * 1024;
+/** The targets: a victim's worst latency, and how late past its `timeout` a hostile request may answer. */
+const VICTIM_GOAL_MS = 50;
+const LATE_GOAL_MS = 250;
+/** How long past its `timeout` a hostile request is waited for before its service is given up on. */
+const GIVE_UP_MS = 20_000;
+
+interface Case {
+  readonly name: string;
+  readonly path: string;
+  readonly query: string;
+  readonly timeoutMs: number;
+  /** A benign request of the same feature first, so that loading its modules is not what is measured. */
+  readonly warm?: { path: string; query: string };
+  /** The first use of a feature in the process is the point: no warm-up. */
+  readonly firstUse?: boolean;
+}
+
+const rules100 = Array.from({ length: 100 }, (_, i) => `data.r${i}.selectorAll=div&data.r${i}.attr=text`).join('&');
+
+const CASES: readonly Case[] = [
+  { name: 'first adblocked screenshot', path: '/plain', query: 'screenshot=true', timeoutMs: 15_000, firstUse: true },
+  { name: 'first Lighthouse report', path: '/plain', query: 'insights.lighthouse=true&insights.technologies=false', timeoutMs: 25_000, firstUse: true },
+  { name: '300 000 nested divs', path: '/deep', query: '', timeoutMs: 5000 },
+  { name: "40 000 unclosed '<script '", path: '/scripts', query: '', timeoutMs: 5000 },
+  { name: '50 000 attributes, outerHTML', path: '/attrs', query: 'data.x.selector=div&data.x.attr=outerHTML', timeoutMs: 5000, warm: { path: '/tiny', query: 'data.x.selector=title' } },
+  { name: 'p:has(~ span), 20 000 siblings', path: '/siblings', query: `data.x.selector=${encodeURIComponent('p:has(~ span)')}`, timeoutMs: 5000, warm: { path: '/tiny', query: 'data.x.selector=title' } },
+  { name: 'p:nth-last-child(1000000), 20 000 siblings', path: '/siblings', query: `data.x.selector=${encodeURIComponent('p:nth-last-child(1000000)')}`, timeoutMs: 5000, warm: { path: '/tiny', query: 'data.x.selector=title' } },
+  { name: 'selectorAll=div, Markdown, 2 MB nested', path: '/nested', query: 'data.x.selectorAll=div&data.x.attr=markdown', timeoutMs: 5000, warm: { path: '/tiny', query: 'data.x.attr=markdown' } },
+  { name: 'selectorAll=div, text, 2 MB nested', path: '/nested', query: 'data.x.selectorAll=div&data.x.attr=text', timeoutMs: 5000, warm: { path: '/tiny', query: 'data.x.attr=text' } },
+  { name: '100 rules, selectorAll=div text, 2 MB nested', path: '/nested', query: rules100, timeoutMs: 5000, warm: { path: '/tiny', query: 'data.x.attr=text' } },
+  { name: 'technologies, 6 MB page', path: '/ordinary6', query: 'insights.technologies=true', timeoutMs: 5000, warm: { path: '/tiny', query: 'insights.technologies=true' } },
+  { name: "technologies, 2 MB of unclosed '<link href=\"'", path: '/links', query: 'insights.technologies=true', timeoutMs: 5000, warm: { path: '/tiny', query: 'insights.technologies=true' } },
+  { name: 'palette of a 1 × 39 000 000 PNG', path: '/tall', query: 'palette=true', timeoutMs: 5000, warm: { path: '/small', query: 'palette=true' } },
+  { name: 'JSON nested 100 000 deep (JSON-LD, attr=json)', path: '/deepjson', query: 'data.j.selector=pre&data.j.attr=json', timeoutMs: 5000, warm: { path: '/tiny', query: 'data.x.attr=json' } },
+  { name: 'long runs in metadata (ReDoS shapes)', path: '/redos', query: '', timeoutMs: 5000 },
+];
+
+async function routes(): Promise<Record<string, Route>> {
+  const { loadSharp } = await import('../lib/media/sharp.ts');
+  const sharp = await loadSharp();
+  const solid = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#336699' } }).png({ compressionLevel: 9 }).toBuffer();
+  const [tall, small] = await Promise.all([solid(1, 39_000_000), solid(64, 64)]);
+  const png = (body: Buffer): Route => (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(body);
+  const withImage = (src: string) => html(`<!doctype html><html><head><title>Image</title><meta property="og:image" content="${src}"></head><body>x</body></html>`);
+  const json = deepJson(100_000);
+  const text = `<p>${'Visible words in a server-rendered page. '.repeat(8)}</p>`;
+  return {
+    '/tiny': html('<title>tiny</title><h1>tiny</h1>'),
+    '/plain': html(`<!doctype html><html><head><title>Plain</title></head><body><h1>Plain</h1>${text}</body></html>`),
+    '/deep': html(nestedDivs(300_000)),
+    '/scripts': html(`<title>scripts</title><body>${text}${'<script '.repeat(40_000)}</body>`),
+    '/attrs': html(manyAttributes(50_000)),
+    '/siblings': html(siblings(20_000)),
+    '/nested': html(nestedText(2 * MB)),
+    '/ordinary6': html(ordinaryPage(6 * MB)),
+    '/links': html(unclosedLinks(2 * MB)),
+    '/tall': withImage('/tall.png'),
+    '/tall.png': png(tall),
+    '/small': withImage('/small.png'),
+    '/small.png': png(small),
+    '/deepjson': html(`<title>JSON</title><script type="application/ld+json">${json}</script><pre>${json}</pre>`),
+    '/redos': html(
+      `<title>${'a '.repeat(100_000)}b</title><meta name="description" content="${' '.repeat(200_000)}x">` +
+        `<meta name="author" content="${'By '.repeat(50_000)}"><time datetime="${'2024-'.repeat(40_000)}">x</time>` +
+        `<h1>${'&amp;'.repeat(50_000)}</h1><a rel="author" href="/${'a/'.repeat(100_000)}">x</a>`,
+    ),
+  };
+}
+
+interface Outcome {
+  status: number;
+  code: string | undefined;
+  answerMs: number;
+  healthWorstMs: number;
+  tinyWorstMs: number;
+  gaveUp: boolean;
+}
+
+/** Asks `url` every `everyMs` until stopped: the latencies seen (a request still out when stopped counts its time). */
+async function poll(url: string, everyMs: number, stop: AbortSignal): Promise<number[]> {
+  const latencies: number[] = [];
+  while (!stop.aborted) {
+    const started = performance.now();
+    const answered = fetch(url).then((response) => response.arrayBuffer());
+    await Promise.race([answered, new Promise((resolve) => stop.addEventListener('abort', resolve, { once: true }))]);
+    latencies.push(performance.now() - started);
+    await answered.catch(() => undefined);
+    await sleep(everyMs);
+  }
+  return latencies;
+}
+
+async function runCase(service: TreeService, site: string, hostile: Case): Promise<Outcome> {
+  const ask = (path: string, query: string, timeoutMs: number) =>
+    `${service.url}/?url=${encodeURIComponent(`${site}${path}`)}&timeout=${timeoutMs}ms${query ? `&${query}` : ''}`;
+  if (hostile.warm) await fetch(ask(hostile.warm.path, hostile.warm.query, 20_000)).then((r) => r.arrayBuffer());
+  const stop = new AbortController();
+  const health = poll(`${service.url}/health`, 10, stop.signal);
+  const tiny = poll(ask('/tiny', '', 5000), 200, stop.signal);
+  await sleep(100);
+  const started = performance.now();
+  const giveUp = AbortSignal.timeout(hostile.timeoutMs + GIVE_UP_MS);
+  let status = 0;
+  let code: string | undefined;
+  let gaveUp = false;
+  try {
+    const response = await fetch(ask(hostile.path, hostile.query, hostile.timeoutMs), { signal: giveUp });
+    status = response.status;
+    const body = (await response.json()) as { code?: string };
+    code = body.code;
+  } catch {
+    gaveUp = true;
+  }
+  const answerMs = performance.now() - started;
+  await sleep(100);
+  stop.abort();
+  const worst = (latencies: number[]) => Math.max(0, ...latencies);
+  return { status, code, answerMs, healthWorstMs: worst(await health), tinyWorstMs: worst(await tiny), gaveUp };
+}
+
+function argument(name: string): string | undefined {
+  const at = process.argv.indexOf(name);
+  return at >= 0 ? process.argv[at + 1] : undefined;
+}
+
+export const stall: Part = async ({ smoke, log }) => {
+  const base = argument('--base');
+  const only = argument('--only')?.split(',');
+  const cases = CASES.filter((c, i) => (only ? only.some((name) => c.name.includes(name)) : !smoke || i < 3));
+  const site = await startServer(await routes());
+  const trees: [string, string][] = [['this checkout', HERE], ...(base ? [['base', base] as [string, string]] : [])];
+  const metrics: Record<string, number> = {};
+  const rows: string[][] = [];
+  const targets: Target[] = [];
+  try {
+    for (const hostile of cases) {
+      for (const [label, tree] of trees) {
+        const service = await startTreeService(tree);
+        try {
+          const outcome = await runCase(service, site.url, hostile);
+          const late = outcome.answerMs - hostile.timeoutMs;
+          log(`${label}: ${hostile.name}: ${outcome.status} ${outcome.code ?? ''} in ${ms(outcome.answerMs)}; /health worst ${ms(outcome.healthWorstMs)}, tiny worst ${ms(outcome.tinyWorstMs)}`);
+          const key = `${label === 'base' ? 'base' : 'this'}.${hostile.name}`;
+          metrics[`${key}.answerMs`] = round(outcome.answerMs);
+          metrics[`${key}.healthWorstMs`] = round(outcome.healthWorstMs);
+          metrics[`${key}.tinyWorstMs`] = round(outcome.tinyWorstMs);
+          rows.push([
+            hostile.name,
+            label,
+            outcome.gaveUp ? `none (given up after ${ms(outcome.answerMs)})` : `${outcome.status}${outcome.code ? ` ${outcome.code}` : ''}`,
+            outcome.gaveUp ? `> ${ms(outcome.answerMs)}` : ms(outcome.answerMs),
+            ms(hostile.timeoutMs),
+            ms(outcome.healthWorstMs),
+            ms(outcome.tinyWorstMs),
+          ]);
+          if (label !== 'base') {
+            targets.push({
+              name: `${hostile.name}: victim`,
+              goal: `/health worst < ${VICTIM_GOAL_MS} ms`,
+              measured: `${ms(outcome.healthWorstMs)} (tiny page ${ms(outcome.tinyWorstMs)})`,
+              met: outcome.healthWorstMs < VICTIM_GOAL_MS,
+            });
+            targets.push({
+              name: `${hostile.name}: answered`,
+              goal: `within timeout + ${LATE_GOAL_MS} ms`,
+              measured: `${ms(outcome.answerMs)} of ${ms(hostile.timeoutMs)} (${outcome.status}${outcome.code ? ` ${outcome.code}` : ''})`,
+              met: !outcome.gaveUp && late <= LATE_GOAL_MS,
+            });
+          }
+        } finally {
+          await service.close();
+        }
+      }
+    }
+  } finally {
+    await site.close();
+  }
+  const table: Table = {
+    title: 'Hostile requests through a fresh local service, each beside /health every 10 ms and a tiny page every 200 ms',
+    header: ['hostile request', 'code', 'answer', 'answered in', 'timeout', '/health worst', 'tiny page worst'],
+    rows,
+  };
+  return {
+    metrics,
+    tables: [table],
+    targets,
+    notes: [
+      'Each case runs in a fresh service (`node --import tsx functions/local.ts`, cache off); a benign request of the same feature goes first unless the first use is the case.',
+      `A hostile request still unanswered ${GIVE_UP_MS / 1000} s after its timeout is given up on, and its service killed.`,
+    ],
+  };
+};
+
+await runIfMain('stall', import.meta.url, stall);

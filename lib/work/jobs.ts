@@ -1,0 +1,35 @@
+/**
+ * The jobs a worker runs (lib/work/worker.ts): every piece of CPU work over what a stranger controls that is not
+ * the default extraction (README, Architecture → "Where CPU work runs"). Each entry loads its module on the job's
+ * first task, or as the worker starts when the pool preloads it, and adapts it to the one calling shape: an input
+ * that crosses threads by structured clone, and the functions the main thread lends the task.
+ *
+ * The main thread imports this file's types only: its modules are never loaded there.
+ */
+
+/** Functions of the main thread a task may call while it runs, by name (lib/work/pool.ts answers them). */
+export interface Host {
+  call(name: string, ...args: unknown[]): Promise<unknown>;
+}
+
+export const JOBS = {
+  /** Custom `data` rules on the page's DOM, parsed here: media values are checked by the main thread's ping. */
+  rules: async () => {
+    const { rulesJob } = await import('../rules/job.ts');
+    return (input: import('../rules/job.ts').RulesJob, host: Host) =>
+      rulesJob(input, { media: (type, url) => host.call('media', type, url) });
+  },
+  /** `insights.technologies`: the fingerprint rules' regular expressions over the page's bounded signals. */
+  technologies: async () => {
+    const { detectTechnologies, loadEngine } = await import('../insights/technologies.ts');
+    await loadEngine();
+    return detectTechnologies;
+  },
+  /** The adblock engine parsed from its lists (seconds of CPU), answered serialized. */
+  adblockEngine: async () => (await import('../browser/adblock-engine.ts')).serializedEngine,
+} as const;
+
+export type JobName = keyof typeof JOBS;
+type JobFunction<K extends JobName> = Awaited<ReturnType<(typeof JOBS)[K]>>;
+export type JobInput<K extends JobName> = Parameters<JobFunction<K>>[0];
+export type JobOutput<K extends JobName> = Awaited<ReturnType<JobFunction<K>>>;

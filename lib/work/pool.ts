@@ -1,0 +1,244 @@
+/**
+ * The one way CPU work over what a stranger controls runs beyond the default extraction (README, Architecture →
+ * "Where CPU work runs"): a few worker threads, each running one task at a time, so that work holds neither the
+ * event loop every other request is served from nor anyone else's task.
+ *
+ * - A task runs within the budget it is given. When the budget ends first (the request's time ran out, or its answer
+ *   was sent) the worker is terminated at once — V8 stops it even inside a regular expression — the task answers
+ *   ETIMEOUT, and a fresh worker takes its place: no task outlives its request.
+ * - A worker that crashes or runs out of its heap (resourceLimits) fails only the task it was running, whose request
+ *   answers EFATAL with the cause logged, and is replaced.
+ * - At most `size` tasks run; at most `maxWaiting` more wait, first come first served, and one more is answered EBUSY
+ *   at once, as is a task still waiting when its budget ends and every task once the pool is closing.
+ *
+ * node:worker_threads directly rather than a pool package: the semantics above (one task per worker, a kill per
+ * request deadline, calls back into the main thread) are most of what such a pool would be configured to do, and
+ * piscina and tinypool load their own worker script from their package folder, which the Lambda bundle does not
+ * carry (stacks/bundling.ts bundles lib/work/worker.ts as an entry of its own instead).
+ */
+import { Worker, type ResourceLimits } from 'node:worker_threads';
+import { GlanceError } from '../errors.ts';
+import type { Budget } from '../time/budget.ts';
+import { QueueFullError, Semaphore } from '../time/semaphore.ts';
+import type { JobInput, JobName, JobOutput } from './jobs.ts';
+import { errorData, errorFrom, type FromWorker, type ToWorker, type WorkerSetup } from './messages.ts';
+
+export interface WorkPoolOptions {
+  /** Workers, each running one task at a time. */
+  readonly size: number;
+  /** Tasks that may wait for a worker; one more is refused with EBUSY. By default a few per worker, each a request
+   *  that would otherwise wait in vain. */
+  readonly maxWaiting?: number;
+  /** Each worker's heap bounds: past them it is ended, and its task fails alone. */
+  readonly resourceLimits?: ResourceLimits;
+  /** Where the worker script is (tests and the source tree: worker.ts through tsx; the bundle: its own entry). */
+  readonly script?: URL;
+}
+
+/**
+ * Each worker's heap: the rules' DOM of a page at the 10 MB body limit and the values built from it fit (bench/RESULTS.md,
+ * stall), and a worker past it is ended with its task alone rather than the process running out of memory.
+ */
+export const WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 768 };
+
+/** Functions of this thread a task may call by name while it runs (a media check over the network). */
+export type Calls = Readonly<Record<string, (...args: never[]) => Promise<unknown>>>;
+
+export interface RunOptions {
+  /** The task's deadline: when it ends, the worker is terminated and the task answers ETIMEOUT. */
+  readonly budget: Budget;
+  readonly calls?: Calls;
+}
+
+/** The worker script beside this module: the source file under tsx, the bundle's own entry once bundled. */
+const defaultScript = (): URL =>
+  new URL(import.meta.url.endsWith('.ts') ? './worker.ts' : './work-worker.mjs', import.meta.url);
+
+/** Flags of this process that load code (tsx's hooks, in tests and from source), each followed by its value. */
+const LOADERS = new Set(['--import', '--require', '-r', '--loader', '--experimental-loader']);
+
+/**
+ * The process's flags a worker also needs: those that load code. Node hands a worker all of them by default, and a
+ * process started with `--eval` would run its own script again in each worker.
+ */
+function workerExecArgv(argv: readonly string[] = process.execArgv): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    if (LOADERS.has(flag) && i + 1 < argv.length) kept.push(flag, argv[++i]!);
+    else if ([...LOADERS].some((loader) => flag.startsWith(`${loader}=`))) kept.push(flag);
+  }
+  return kept;
+}
+
+interface Thread {
+  readonly worker: Worker;
+  /** Set once its preloaded jobs are loaded: a worker that dies before is not replaced until a task needs one. */
+  ready: boolean;
+  /** Settles as `ready` is set, or with the error that ended the worker first. */
+  readonly started: Promise<void>;
+  /** Set once it has exited or been told to. */
+  dead: boolean;
+  /** The running task's handler of what the worker says, and of its end. */
+  task: { onMessage(message: FromWorker): void; onDeath(error: Error): void } | undefined;
+}
+
+export const busy = (size: number, waiting: number): GlanceError =>
+  new GlanceError('EBUSY', `The service is busy: ${size} workers are computing and ${waiting} requests are waiting. Retry shortly.`);
+
+const noWorkerInTime = (): GlanceError =>
+  new GlanceError('EBUSY', 'The service is busy: no worker became free within the request\'s budget. Retry shortly.');
+
+const closing = (): GlanceError =>
+  new GlanceError('EBUSY', 'This instance is shutting down and takes no new work. Retry: another instance will answer.');
+
+const overBudget = (job: string): GlanceError =>
+  new GlanceError('ETIMEOUT', `The request's ${job} work did not finish within its timeout; it was stopped.`);
+
+export class WorkPool {
+  readonly #options: WorkPoolOptions;
+  readonly #slots: Semaphore;
+  readonly #idle: Thread[] = [];
+  readonly #all = new Set<Thread>();
+  /** Jobs every worker loads as it starts (set by `prepare`). */
+  #preload: readonly JobName[] = [];
+  #closing = false;
+
+  constructor(options: WorkPoolOptions) {
+    this.#options = options;
+    this.#slots = new Semaphore(options.size, { maxWaiting: options.maxWaiting ?? 8 * options.size });
+  }
+
+  /** Workers alive now (starting, idle or running a task). */
+  get threads(): number {
+    return this.#all.size;
+  }
+
+  /**
+   * Starts every worker now, each loading `jobs` before it says it is ready, and resolves once they all are (the
+   * local service's start-up waits for it): from then on no task pays for a worker's start or a module's load, and a
+   * worker that is replaced loads them again before its next task. Without it, workers start on first need.
+   */
+  async prepare(jobs: readonly JobName[]): Promise<void> {
+    this.#preload = jobs;
+    while (this.#all.size < this.#options.size) this.#idle.push(this.#spawn());
+    await Promise.all([...this.#all].map((thread) => thread.started));
+  }
+
+  /** Runs `job` on `input` in a worker, within `budget`. */
+  async run<K extends JobName>(job: K, input: JobInput<K>, { budget, calls = {} }: RunOptions): Promise<JobOutput<K>> {
+    if (this.#closing) throw closing();
+    let release: () => void;
+    try {
+      release = await budget.within((signal) => this.#slots.acquire(signal));
+    } catch (error) {
+      if (error instanceof QueueFullError) throw busy(this.#slots.size, this.#slots.waiting);
+      throw noWorkerInTime();
+    }
+    const thread = this.#idle.pop() ?? this.#spawn();
+    try {
+      return (await budget.within((signal) => this.#runOn(thread, job, input, calls, signal))) as JobOutput<K>;
+    } finally {
+      if (!thread.dead) this.#idle.push(thread);
+      // A worker that was killed or died after starting well is replaced now, not on the next task's clock.
+      else if (thread.ready && !this.#closing && this.#preload.length > 0) this.#idle.push(this.#spawn());
+      release();
+    }
+  }
+
+  /** Takes no new task (EBUSY), lets the running and waiting ones end (each within its budget), then ends every worker. */
+  async close(): Promise<void> {
+    this.#closing = true;
+    await this.#slots.idle();
+    await Promise.all([...this.#all].map((thread) => this.#kill(thread)));
+  }
+
+  #spawn(): Thread {
+    const setup: WorkerSetup = { preload: this.#preload };
+    const { script = defaultScript(), resourceLimits = WORKER_LIMITS } = this.#options;
+    const worker = new Worker(script, { workerData: setup, resourceLimits, execArgv: workerExecArgv() });
+    let started!: { resolve(): void; reject(error: Error): void };
+    const thread: Thread = {
+      worker,
+      ready: false,
+      dead: false,
+      task: undefined,
+      started: new Promise<void>((resolve, reject) => (started = { resolve, reject })),
+    };
+    thread.started.catch(() => undefined);
+    this.#all.add(thread);
+    worker.on('message', (message: FromWorker) => {
+      if (message.kind !== 'ready') return thread.task?.onMessage(message);
+      thread.ready = true;
+      if (!thread.task) worker.unref();
+      started.resolve();
+    });
+    const died = (error: Error): void => {
+      started.reject(error);
+      if (thread.dead) return;
+      thread.dead = true;
+      this.#all.delete(thread);
+      const at = this.#idle.indexOf(thread);
+      if (at >= 0) this.#idle.splice(at, 1);
+      thread.task?.onDeath(error);
+    };
+    worker.on('error', died);
+    worker.on('exit', (code) => died(new Error(`A worker exited with code ${code}.`)));
+    return thread;
+  }
+
+  async #kill(thread: Thread): Promise<void> {
+    thread.dead = true;
+    this.#all.delete(thread);
+    await thread.worker.terminate();
+  }
+
+  #runOn(thread: Thread, job: string, input: unknown, calls: Calls, signal: AbortSignal): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      const end = (): void => {
+        thread.task = undefined;
+        signal.removeEventListener('abort', onAbort);
+        // An idle worker never keeps the process alive; one starting or running a task does.
+        if (thread.ready) thread.worker.unref();
+      };
+      const onAbort = (): void => {
+        end();
+        void this.#kill(thread);
+        reject(overBudget(job));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      thread.task = {
+        onMessage: (message) => {
+          if (message.kind === 'call') return this.#answerCall(thread, message, calls);
+          end();
+          if (message.kind === 'done') resolve(message.value);
+          else if (message.kind === 'failed') reject(errorFrom(message.error));
+        },
+        onDeath: (error) => {
+          end();
+          reject(new Error(`The worker running a ${job} task died: ${error.message}`, { cause: error }));
+        },
+      };
+      if (signal.aborted) return onAbort();
+      thread.worker.ref();
+      try {
+        thread.worker.postMessage({ kind: 'task', job, input } satisfies ToWorker);
+      } catch (error) {
+        end();
+        reject(error);
+      }
+    });
+  }
+
+  #answerCall(thread: Thread, { id, name, args }: { id: number; name: string; args: readonly unknown[] }, calls: Calls): void {
+    const reply = (message: ToWorker): void => {
+      if (!thread.dead) thread.worker.postMessage(message);
+    };
+    const call = Object.hasOwn(calls, name) ? calls[name] : undefined;
+    if (!call) return reply({ kind: 'reply', id, error: errorData(new Error(`No call is named ${name}.`)) });
+    (call as (...args: unknown[]) => Promise<unknown>)(...args).then(
+      (value) => reply({ kind: 'reply', id, value }),
+      (error: unknown) => reply({ kind: 'reply', id, error: errorData(error) }),
+    );
+  }
+}
