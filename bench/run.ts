@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { ROOT } from './lib/bundle.ts';
 import { isSmoke, renderPart, renderTable, type PartResult } from './lib/part.ts';
 
-export const PARTS = ['accuracy', 'throughput', 'coldstart', 'screenshot', 'ping', 'cache', 'soak', 'parse', 'rules', 'insights', 'adblock', 'palette', 'lighthouse'] as const;
+export const PARTS = ['accuracy', 'throughput', 'coldstart', 'screenshot', 'ping', 'cache', 'soak', 'parse', 'rules', 'insights', 'adblock', 'palette', 'lighthouse', 'stall', 'work'] as const;
 
 const chosen = process.argv.slice(2).filter((arg) => !arg.startsWith('--'));
 const unknown = chosen.filter((name) => !(PARTS as readonly string[]).includes(name));

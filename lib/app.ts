@@ -93,9 +93,13 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   let renderer: ReturnType<PipelineDeps['renderer']> | undefined;
   let providers: ReturnType<PipelineDeps['oembedProviders']> | undefined;
   const work = deps.work ?? new WorkPool({ size: config.workers });
+  const audits = new WorkPool({ size: 1, maxWaiting: MAX_WAITING_REPORTS, resourceLimits: LIGHTHOUSE_LIMITS, closeGraceMs: REPORT_CLOSE_MS });
+  const browserArgs = [...config.chromiumArgs, ...(deps.browserArgs ?? [])];
   const pipeline: PipelineDeps = {
     config,
     work,
+    audits,
+    browserArgs,
     resolver: deps.resolver,
     storage: deps.storage ?? createStorage(config.storage, config.cdnUrl),
     pingCache: new PingCache(),
@@ -106,7 +110,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     // Imported on first need only: puppeteer stays off the metadata path.
     renderer: () =>
       (renderer ??= import('./browser/index.ts').then(({ createRenderer }) =>
-        createRenderer({ config, work, resolver: deps.resolver, extraArgs: [...config.chromiumArgs, ...(deps.browserArgs ?? [])], events: deps.events }),
+        createRenderer({ config, work, resolver: deps.resolver, extraArgs: browserArgs, events: deps.events }),
       )),
   };
   const report = (error: unknown) => deps.onUnexpectedError?.(error, 'cache');
@@ -203,16 +207,28 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
 
   return {
     handle,
-    prepare: async () => void (await Promise.all([work.prepare(['rules', 'technologies']), pipeline.renderer().then((browser) => browser.prepare())])),
+    prepare: async () =>
+      void (await Promise.all([work.prepare(['rules', 'technologies']), audits.prepare(['lighthouse']), pipeline.renderer().then((browser) => browser.prepare())])),
     warmBrowser: async () => (await pipeline.renderer()).warm(),
     close: async () => {
       await sweeps.stop();
       await local?.idle();
       if (renderer) await (await renderer).close();
-      await work.close();
+      await Promise.all([work.close(), audits.close()]);
     },
   };
 }
+
+/** Reports that may wait for the one running: each takes seconds, so a longer line would only wait to time out. */
+const MAX_WAITING_REPORTS = 2;
+/** Lighthouse's worker's heap: a long page's trace and its computed artifacts run to hundreds of MB. */
+const LIGHTHOUSE_LIMITS = { maxOldGenerationSizeMb: 1536 };
+/**
+ * How long Lighthouse's worker, once its report's time is up, may take to close its browser before it is ended
+ * outright: a browser whose worker thread is ended exits, but stays a zombie nobody reaps. Its report has already
+ * been answered; a browser closes in about 100 ms.
+ */
+const REPORT_CLOSE_MS = 2000;
 
 /** The contract's ETIMEOUT for a request whose one budget ran out, whichever part was running. */
 const timeUp = (timeoutMs: number) => (): never => {

@@ -72,6 +72,9 @@ export interface Config {
   readonly lambda: { readonly functionName: string; readonly region: string } | undefined;
   /** Where cached answers live: a private S3 bucket when configured, else a local folder. */
   readonly cache: CacheSettings;
+  /** The environment this configuration was read from: a worker thread that needs the configuration reads it again
+   *  (Lighthouse's, lib/browser/lighthouse-job.ts), since a frozen Config with its classes does not cross threads. */
+  readonly env: Readonly<Env>;
   /** API keys: none means the API is open; `env` lists them, `ssm` names a SecureString parameter holding them. */
   readonly apiKeys: { readonly kind: 'none' } | { readonly kind: 'env'; readonly keys: readonly string[] } | { readonly kind: 'ssm'; readonly parameter: string };
 }
@@ -119,7 +122,7 @@ export const LAMBDA_EMBED_PROXY_MAX_BYTES = 4 * 1024 * 1024;
 /** Ten seconds: most answers take one or two; the rare long render is cut rather than hold up a deploy. */
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -269,6 +272,7 @@ export function loadConfig(env: Env = process.env): Config {
       ? { functionName: env.AWS_LAMBDA_FUNCTION_NAME, region: env.AWS_REGION || 'us-east-1' }
       : undefined,
     cache: cache(env, kept),
+    env: Object.freeze({ ...env }),
     apiKeys: apiKeys(env),
   });
 }

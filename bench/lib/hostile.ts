@@ -22,10 +22,13 @@ export function ordinaryPage(bytes: number): string {
 export const siblings = (count: number): string =>
   `<!doctype html><html><head><title>Siblings</title></head><body>${'<p>x</p>'.repeat(count)}<span>end</span></body></html>`;
 
-/** Blocks of `depth` nested `<div>`, each level with a line of text, repeated to about `bytes`: subtrees that hold each other. */
-export function nestedText(bytes: number, depth = 200): string {
-  const block = `${'<div><p>Nested text of an ordinary length, one line a level.</p>'.repeat(depth)}${'</div>'.repeat(depth)}`;
-  return `<!doctype html><html><head><title>Nested</title></head><body>${block.repeat(Math.max(1, Math.round(bytes / block.length)))}</body></html>`;
+/**
+ * `depth` nested `<div>`, each level with a paragraph, about `bytes` in all: every subtree holds all those below it, so
+ * the text or Markdown of each of the first few hundred `div` is most of the page (the DOM folds levels past 256).
+ */
+export function nestedText(bytes: number, depth = 1000): string {
+  const paragraph = `<p>${'Nested text of an ordinary length, words a reader would read. '.repeat(Math.max(1, Math.round(bytes / depth / 64)))}</p>`;
+  return `<!doctype html><html><head><title>Nested</title></head><body>${`<div>${paragraph}`.repeat(depth)}${'</div>'.repeat(depth)}</body></html>`;
 }
 
 /** JSON arrays nested `depth` deep, as a page's JSON-LD and as the text of a `<pre>` a rule reads with `attr=json`. */

@@ -19,6 +19,7 @@ import { BROWSER_CLOSE_MS, PROBE_TIMEOUT_MS } from '../time/limits.ts';
 import { launchChromium } from './launch.ts';
 import { shuttingDown } from './limiter.ts';
 import { startProxy, type GuardedProxy } from './proxy.ts';
+import { once } from 'node:events';
 
 export interface BrowserHostSettings {
   readonly chromium: Config['chromium'];
@@ -169,6 +170,25 @@ export class BrowserHost {
     const pending = this.#running;
     if (pending) await pending.then((running) => this.#stop(running), () => undefined);
     await Promise.all(this.#stopping);
+  }
+
+  /**
+   * Kills every browser now, one being launched included, and resolves once each process has exited and been reaped:
+   * for a worker thread about to be ended, whose children nobody would reap after it. Nothing is launched after.
+   */
+  async kill(): Promise<void> {
+    this.#closing = true;
+    const launching = await this.#running?.catch(() => undefined);
+    const running = new Set([...this.#alive, ...(launching ? [launching] : [])]);
+    await Promise.all(
+      [...running].map(async ({ browser }) => {
+        const child = browser.process();
+        if (!child || child.exitCode !== null || child.signalCode !== null) return;
+        const exited = once(child, 'exit');
+        child.kill('SIGKILL');
+        await exited;
+      }),
+    );
   }
 
   /** Closes the browser now (pages in flight fail); the next call launches a new one. */

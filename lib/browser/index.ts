@@ -26,6 +26,7 @@ import { clampViewport, resolveDevice } from './devices.ts';
 import { evaluateAll } from './evaluate.ts';
 import { browserTimeout } from './errors.ts';
 import type { Emulation, LighthouseReport } from './lighthouse.ts';
+import { loadPuppeteer } from './launch.ts';
 import { Limiter } from './limiter.ts';
 import { navigate } from './navigate.ts';
 import { imageFetcher, prepareOverlay, type OverlayDeps } from './overlay.ts';
@@ -96,12 +97,14 @@ export interface Renderer {
    */
   warm(): Promise<void>;
   /**
-   * Loads what a first capture or report would otherwise load on its clock: the adblock engine and Lighthouse. Rejects
-   * with what could not be loaded (a prebuilt engine from another version, say), after loading the rest.
+   * Loads what a first capture would otherwise load on its clock: puppeteer and the adblock engine. Rejects when the
+   * engine cannot be loaded (a prebuilt one from another version, say).
    */
   prepare(): Promise<void>;
   /** Stops: new renders get EBUSY at once, admitted ones finish, then the browser closes. No relaunch after. */
   close(): Promise<void>;
+  /** Kills the browser now and waits for its process to be reaped (a worker thread about to be ended). */
+  kill(): Promise<void>;
 }
 
 /** Pages rendering at once: one per core of a 2-vCPU Lambda; more only queue for CPU. */
@@ -114,18 +117,7 @@ const LIGHTHOUSE_LOAD_SHARE = 0.5;
 const LIGHTHOUSE_PAINT_SHARE = 0.3;
 /** How long an abandoned report's page may stay open for Lighthouse to settle (its longest protocol timeout). */
 const LIGHTHOUSE_SETTLE_MS = 30_000;
-/**
- * Least budget a report starts with where Lighthouse is not imported yet: the import (about 2.3 s of CPU on a
- * 2-core machine, more on a loaded one) holds the event loop, so a deadline within it could not fire.
- */
-const LIGHTHOUSE_COLD_MIN_MS = 10_000;
 
-const lighthouseCold = (remainingMs: number): GlanceError =>
-  new GlanceError(
-    'EBUSY',
-    `Lighthouse is not loaded in this instance yet, and loading it takes seconds: ${remainingMs} ms of the request's budget were left, ` +
-      `${LIGHTHOUSE_COLD_MIN_MS} ms are needed. Retry, or raise \`timeout\`.`,
-  );
 
 const DEFAULT_SCREENSHOT: ScreenshotOptions = {
   type: DEFAULTS.screenshot.type,
@@ -326,10 +318,6 @@ export function createRenderer({ config, work, resolver, extraArgs, events }: Re
    */
   async function lighthouse({ url, options, lighthouse: wanted, budget }: LighthouseRequest): Promise<LighthouseReport> {
     const audit = await import('./lighthouse.ts');
-    // Importing the package holds the event loop for seconds, where no deadline can fire: a service that did not
-    // prepare it starts only with time to spare, and the import overlaps the wait for a page.
-    if (!audit.loaded() && budget.remaining() < LIGHTHOUSE_COLD_MIN_MS) throw lighthouseCold(budget.remaining());
-    void audit.load().catch(() => undefined);
     const { setup, emulation } = await pageSetup(options, url);
     const release = await audits.acquire(budget);
     const stop = new AbortController();
@@ -392,13 +380,10 @@ export function createRenderer({ config, work, resolver, extraArgs, events }: Re
     const admitted = limiter.close().then(() => Promise.all(closing)).then(() => undefined);
     await Promise.all([spare?.close(), host.shutdown(admitted)]);
   };
-  async function preload(): Promise<void> {
-    const loads = await Promise.allSettled([adblocker(config.adblock, work), import('./lighthouse.ts').then(({ load }) => load())]);
-    const failed = loads.find((load) => load.status === 'rejected');
-    if (failed) throw failed.reason;
-  }
+  // puppeteer-core's import is a few hundred ms of module loading: never on a first capture's clock when prepared.
+  const preload = async (): Promise<void> => void (await Promise.all([adblocker(config.adblock, work), loadPuppeteer()]));
 
-  return { render, lighthouse, getBrowser: () => host.getBrowser(), warm, prepare: preload, close };
+  return { render, lighthouse, getBrowser: () => host.getBrowser(), warm, prepare: preload, close, kill: () => host.kill() };
 }
 
 /** Microlink's pdf defaults, for a render asked for a PDF without pdf options (docs/CONTRACT.md §2). */

@@ -28,11 +28,10 @@ export interface Emulation {
 type LighthouseModule = typeof import('lighthouse');
 let module: Promise<LighthouseModule> | undefined;
 /**
- * The package, imported once per process: seconds of the event loop (bench/RESULTS.md, stall), so the local service
- * imports it at start-up (renderer.prepare) and a report never starts the import with too little time left.
+ * The package, imported once per thread: seconds of CPU, in the worker that runs reports (lighthouse-job.ts), which a
+ * prepared service starts with it loaded.
  */
 export const load = (): Promise<LighthouseModule> => (module ??= import('lighthouse'));
-export const loaded = (): boolean => module !== undefined;
 
 /**
  * The configuration: a named preset as Lighthouse defines it (its own screen, user agent and throttling), or,

@@ -45,32 +45,21 @@ type Attribs = Record<string, string>;
 
 const PARSER_OPTIONS: ParserOptions = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
 
-/** The parser events the facts collector reads. */
-export interface FactsEvents {
-  onopentag(name: string, attribs: Attribs): void;
-  ontext(text: string): void;
-  onclosetag(name: string): void;
-}
-
-/** Wraps the facts collector's handler so another handler (custom data rules build their DOM) hears the same
- *  events: a page that needs both is tokenised once. */
-export type AlsoHandler = (collector: FactsEvents) => Partial<Handler>;
-
 /** Page facts from one pass of htmlparser2's events over the HTML, in one go (small pages, tests). */
-export function collectFacts(html: string, url: string, also?: AlsoHandler): PageFacts {
+export function collectFacts(html: string, url: string): PageFacts {
   const collector = new Collector(url);
-  boundedParser(also ? also(collector) : collector, PARSER_OPTIONS).end(html);
+  boundedParser(collector, PARSER_OPTIONS).end(html);
   return collector.done();
 }
 
 /** The same facts, parsed in slices that give the event loop back (lib/extract/parse.ts): what requests use. */
-export async function readFacts(html: string, url: string, options: FeedOptions = {}, also?: AlsoHandler): Promise<PageFacts> {
+export async function readFacts(html: string, url: string, options: FeedOptions = {}): Promise<PageFacts> {
   const collector = new Collector(url);
-  await feed(boundedParser(also ? also(collector) : collector, PARSER_OPTIONS), html, options);
+  await feed(boundedParser(collector, PARSER_OPTIONS), html, options);
   return collector.done();
 }
 
-class Collector implements FactsEvents {
+class Collector implements Partial<Handler> {
   private readonly facts: PageFacts;
   /** Per open element, innermost last: inherited flags, tag name, itemprop of the enclosing microdata item. */
   private readonly flags: number[] = [0];

@@ -13,14 +13,13 @@
  * Parsing is fed in slices, yielding to the event loop between them, so a 10 MB page delays other requests by a
  * few milliseconds at a time rather than by its whole parse; the request's signal ends it early.
  */
-import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { Parser, type Handler, type ParserOptions } from 'htmlparser2';
+import { slices } from '../time/slices.ts';
 
 /** Blink's kMaximumHTMLParserDOMTreeDepth. */
 export const MAX_DEPTH = 512;
-/** Characters written per slice, and how long the loop may be held before a yield. */
-const SLICE_CHARS = 16_384;
-const HOLD_MS = 8;
+/** Characters written at a time, between which the event loop may be given back (lib/time/slices.ts). */
+const SLICE_CHARS = 8192;
 
 /** The two members of htmlparser2 12's Parser this file relies on; private in its typings. */
 interface ParserInternals {
@@ -74,20 +73,16 @@ export interface FeedOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** Writes `html` into `parser` slice by slice, yielding to the event loop whenever it has held it HOLD_MS. */
+/** Writes `html` into `parser` slice by slice, giving the event loop back between them (lib/time/slices.ts). */
 export async function feed(parser: Parser, html: string, { signal }: FeedOptions = {}): Promise<void> {
-  let held = performance.now();
+  const pause = slices(signal);
   for (let start = 0; start < html.length;) {
     let end = Math.min(start + SLICE_CHARS, html.length);
     // Never split a surrogate pair between two writes.
     if (end < html.length && isHighSurrogate(html.charCodeAt(end - 1))) end++;
     parser.write(html.slice(start, end));
     start = end;
-    if (performance.now() - held >= HOLD_MS) {
-      await yieldToLoop();
-      signal?.throwIfAborted();
-      held = performance.now();
-    }
+    await pause();
   }
   parser.end();
 }

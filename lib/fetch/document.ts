@@ -5,7 +5,7 @@
 import type { Budget } from '../time/budget.ts';
 import type { Config } from '../config.ts';
 import { essence, HTML_TYPES } from '../media/types.ts';
-import { decodeHtml } from './charset.ts';
+import { decodeBody } from './charset.ts';
 import { splitCallerHeaders } from './headers.ts';
 import { openResponse, type Redirect, type Resolver } from './index.ts';
 import type { VettedUrl } from '../guard/policy.ts';
@@ -69,8 +69,7 @@ export async function loadPage(url: VettedUrl, { config, budget, headers, resolv
     cancel();
     return { ...meta, content: { kind: 'other', contentType } };
   }
-  const bytes = Buffer.concat(await Array.fromAsync(body));
-  const { text } = decodeHtml(bytes, contentType);
+  const { text } = await decodeBody(await Array.fromAsync(body), contentType, budget.signal());
   if (HTML_TYPES.has(mime) || startsLikeHtml(text.slice(0, 2048))) {
     return { ...meta, content: { kind: 'html', html: text } };
   }

@@ -32,6 +32,10 @@ export interface PipelineDeps {
   readonly oembedProviders: () => Promise<readonly OembedProvider[]>;
   /** Where CPU work over page content and rule values runs, off the event loop and within its budget (lib/work/). */
   readonly work: WorkPool;
+  /** Where Lighthouse reports run: a worker of their own, with a browser of its own, one report at a time. */
+  readonly audits: WorkPool;
+  /** Chromium flags beyond the configuration's (tests keep Chromium's DNS on the machine), for every browser. */
+  readonly browserArgs: readonly string[];
 }
 
 export type FetchMode = 'fetch' | 'prerender' | 'skipped';

@@ -1,8 +1,7 @@
 /**
- * The DOM custom rules read: htmlparser2's domhandler tree, built only when a request has rules. With metadata
- * also wanted it is built from the same parse as the page facts: the builder hands each event on to the facts
- * collector (lib/extract/collect.ts) with a direct call, so the page is tokenised once and a tee costs nothing
- * per event. The builder also lists the elements as it makes them, for the selectors (lib/rules/elements.ts).
+ * The DOM custom rules read: htmlparser2's domhandler tree, built only when a request has rules, in the worker that
+ * runs them (lib/rules/job.ts): a parse of its own, beside the main thread's parse into facts, on another core. The
+ * builder also lists the elements as it makes them, for the selectors (lib/rules/elements.ts).
  *
  * The tree is the one domhandler's DomHandler builds (tests/rules/dom.test.ts compares them node for node), built
  * for less (issue 12: the DOM was most of what a rules request added to the page's parse): elements and texts are
@@ -17,7 +16,6 @@
  */
 import { Parser, type Handler, type ParserOptions } from 'htmlparser2';
 import { Comment, Document, isComment, isText, ProcessingInstruction, type ChildNode, type DataNode, type Element, type ParentNode } from 'domhandler';
-import type { FactsEvents } from '../extract/collect.ts';
 import { ElementIndex, keepIndex } from './elements.ts';
 import { MAX_DOM_DEPTH } from './limits.ts';
 import { newElement, newText } from './nodes.ts';
@@ -43,7 +41,6 @@ export class DocumentBuilder implements Events {
   private lastNode: DataNode | null = null;
   private folded = 0;
   private stopper: Parser | undefined;
-  private companion: FactsEvents | undefined;
   private readonly index = new ElementIndex();
   /** Open `<template>` elements: css-select does not look inside them, so neither does the index. */
   private templates = 0;
@@ -54,14 +51,7 @@ export class DocumentBuilder implements Events {
     return this;
   }
 
-  /** Hands every event to `companion` too, before the builder's own work. */
-  beside(companion: FactsEvents): this {
-    this.companion = companion;
-    return this;
-  }
-
   onopentag(name: string, attribs: Record<string, string>): void {
-    this.companion?.onopentag(name, attribs);
     const depth = this.open.length - 1;
     if (depth >= MAX_DOM_DEPTH) {
       this.folded++;
@@ -77,7 +67,6 @@ export class DocumentBuilder implements Events {
   }
 
   ontext(data: string): void {
-    this.companion?.ontext(data);
     // Text arrives in pieces (each entity, each slice the parse is fed): a piece joins the text before it.
     const last = this.lastNode;
     if (last !== null && isText(last)) {
@@ -89,8 +78,7 @@ export class DocumentBuilder implements Events {
     }
   }
 
-  onclosetag(name: string): void {
-    this.companion?.onclosetag(name);
+  onclosetag(): void {
     if (this.folded > 0) {
       this.folded--;
       return;

@@ -12,7 +12,7 @@ import { all, first } from './select.ts';
 import { isEmpty, isMediaType, typed, type MediaType } from './types.ts';
 import { RulesWork } from './work.ts';
 
-export { buildDocument, DocumentBuilder, PARSER_OPTIONS } from './dom.ts';
+export { buildDocument, PARSER_OPTIONS } from './dom.ts';
 export { selectorError } from './select.ts';
 export { SPECIAL_ATTRS } from './attr.ts';
 export * from './limits.ts';

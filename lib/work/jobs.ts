@@ -7,9 +7,12 @@
  * The main thread imports this file's types only: its modules are never loaded there.
  */
 
-/** Functions of the main thread a task may call while it runs, by name (lib/work/pool.ts answers them). */
+/** What a job has of the worker it runs in. */
 export interface Host {
+  /** Calls a function the main thread lends the task, by name (lib/work/pool.ts answers it). */
   call(name: string, ...args: unknown[]): Promise<unknown>;
+  /** Runs `cleanup` before the worker is ended: for what a job holds outside the thread, such as a child process. */
+  onClose(cleanup: () => Promise<void>): void;
 }
 
 export const JOBS = {
@@ -27,6 +30,16 @@ export const JOBS = {
   },
   /** The adblock engine parsed from its lists (seconds of CPU), answered serialized. */
   adblockEngine: async () => (await import('../browser/adblock-engine.ts')).serializedEngine,
+  /** A Lighthouse report, in a browser of the worker's own: its gathering and its audits' computation. */
+  lighthouse: async () => {
+    const { lighthouseJob, preload } = await import('../browser/lighthouse-job.ts');
+    await preload();
+    return (input: import('../browser/lighthouse-job.ts').LighthouseJob, host: Host) =>
+      lighthouseJob(input, {
+        resolve: async (hostname) => (await host.call('resolve', hostname)) as Awaited<ReturnType<import('../guard/lookup.ts').Resolver>>,
+        onClose: (cleanup) => host.onClose(cleanup),
+      });
+  },
 } as const;
 
 export type JobName = keyof typeof JOBS;

@@ -18,7 +18,7 @@
  */
 import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { GlanceError } from '../errors.ts';
-import type { Budget } from '../time/budget.ts';
+import { Budget } from '../time/budget.ts';
 import { QueueFullError, Semaphore } from '../time/semaphore.ts';
 import type { JobInput, JobName, JobOutput } from './jobs.ts';
 import { errorData, errorFrom, type FromWorker, type ToWorker, type WorkerSetup } from './messages.ts';
@@ -33,6 +33,11 @@ export interface WorkPoolOptions {
   readonly resourceLimits?: ResourceLimits;
   /** Where the worker script is (tests and the source tree: worker.ts through tsx; the bundle: its own entry). */
   readonly script?: URL;
+  /**
+   * How long a worker being ended may take to let go of what its jobs hold outside the thread (Lighthouse's browser)
+   * before it is terminated; 0, the default, terminates it at once, which is what CPU-bound jobs need.
+   */
+  readonly closeGraceMs?: number;
 }
 
 /**
@@ -77,6 +82,8 @@ interface Thread {
   ready: boolean;
   /** Settles as `ready` is set, or with the error that ended the worker first. */
   readonly started: Promise<void>;
+  /** Resolves once the worker has let go of what its jobs held (its answer to `close`), or has exited. */
+  readonly closed: Promise<void>;
   /** Set once it has exited or been told to. */
   dead: boolean;
   /** The running task's handler of what the worker says, and of its end. */
@@ -92,8 +99,16 @@ const noWorkerInTime = (): GlanceError =>
 const closing = (): GlanceError =>
   new GlanceError('EBUSY', 'This instance is shutting down and takes no new work. Retry: another instance will answer.');
 
-const overBudget = (job: string): GlanceError =>
-  new GlanceError('ETIMEOUT', `The request's ${job} work did not finish within its timeout; it was stopped.`);
+/** What each job is, in an error's words. */
+const TITLES: Readonly<Record<JobName, string>> = {
+  rules: 'custom data rules',
+  technologies: 'technology detection',
+  adblockEngine: 'adblock engine build',
+  lighthouse: 'Lighthouse report',
+};
+
+const overBudget = (job: JobName): GlanceError =>
+  new GlanceError('ETIMEOUT', `The request's ${TITLES[job]} did not finish within its time and was stopped: raise \`timeout\`, or ask for less.`);
 
 export class WorkPool {
   readonly #options: WorkPoolOptions;
@@ -158,21 +173,25 @@ export class WorkPool {
     const { script = defaultScript(), resourceLimits = WORKER_LIMITS } = this.#options;
     const worker = new Worker(script, { workerData: setup, resourceLimits, execArgv: workerExecArgv() });
     let started!: { resolve(): void; reject(error: Error): void };
+    let closed!: () => void;
     const thread: Thread = {
       worker,
       ready: false,
       dead: false,
       task: undefined,
       started: new Promise<void>((resolve, reject) => (started = { resolve, reject })),
+      closed: new Promise<void>((resolve) => (closed = resolve)),
     };
     thread.started.catch(() => undefined);
     this.#all.add(thread);
     worker.on('message', (message: FromWorker) => {
+      if (message.kind === 'closed') return closed();
       if (message.kind !== 'ready') return thread.task?.onMessage(message);
       thread.ready = true;
       if (!thread.task) worker.unref();
       started.resolve();
     });
+    worker.once('exit', () => closed());
     const died = (error: Error): void => {
       started.reject(error);
       if (thread.dead) return;
@@ -190,10 +209,15 @@ export class WorkPool {
   async #kill(thread: Thread): Promise<void> {
     thread.dead = true;
     this.#all.delete(thread);
+    const { closeGraceMs = 0 } = this.#options;
+    if (closeGraceMs > 0) {
+      thread.worker.postMessage({ kind: 'close' } satisfies ToWorker);
+      await Budget.cap(thread.closed, closeGraceMs, undefined);
+    }
     await thread.worker.terminate();
   }
 
-  #runOn(thread: Thread, job: string, input: unknown, calls: Calls, signal: AbortSignal): Promise<unknown> {
+  #runOn(thread: Thread, job: JobName, input: unknown, calls: Calls, signal: AbortSignal): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const end = (): void => {
         thread.task = undefined;
@@ -216,7 +240,7 @@ export class WorkPool {
         },
         onDeath: (error) => {
           end();
-          reject(new Error(`The worker running a ${job} task died: ${error.message}`, { cause: error }));
+          reject(new Error(`The worker running a ${TITLES[job]} died: ${error.message}`, { cause: error }));
         },
       };
       if (signal.aborted) return onAbort();

@@ -3,29 +3,10 @@
  * value or its error. It loads its preloaded jobs first, then says it is ready. Everything else about its life — when
  * it starts, when it is terminated, what its failures mean — is the pool's.
  */
-import { readlinkSync } from 'node:fs';
-import { setPriority } from 'node:os';
 import { parentPort, workerData, type TransferListItem } from 'node:worker_threads';
 import { JOBS, type Host, type JobName } from './jobs.ts';
 import { errorData, errorFrom, type FromWorker, type ToWorker, type WorkerSetup } from './messages.ts';
 
-/**
- * A worker's CPU work gives way to the event loop that answers everyone: on Linux (Lambda, the local service's usual
- * home) each thread has a nice value of its own, and this one's is raised, so on a machine whose cores are all busy the
- * main thread is scheduled first (bench/RESULTS.md, stall). Elsewhere it runs at the process's priority.
- */
-const NICENESS = 10;
-
-function yieldToMainThread(): void {
-  try {
-    const thread = Number(readlinkSync('/proc/thread-self').split('/').pop());
-    if (thread > 0) setPriority(thread, NICENESS);
-  } catch {
-    // No /proc/thread-self (not Linux): the worker keeps the process's priority.
-  }
-}
-
-yieldToMainThread();
 const port = parentPort!;
 const setup = workerData as WorkerSetup;
 const post = (message: FromWorker, transfer?: readonly TransferListItem[]): void => port.postMessage(message, transfer);
@@ -44,6 +25,7 @@ const load = (name: string): Promise<Job> => {
 
 const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
 let calls = 0;
+const cleanups = new Set<() => Promise<void>>();
 const host: Host = {
   call: (name, ...args) =>
     new Promise((resolve, reject) => {
@@ -51,7 +33,14 @@ const host: Host = {
       pending.set(id, { resolve, reject });
       post({ kind: 'call', id, name, args });
     }),
+  onClose: (cleanup) => void cleanups.add(cleanup),
 };
+
+/** What the jobs hold outside the thread, let go; the pool ends the worker once this says so, or after its grace. */
+async function close(): Promise<void> {
+  await Promise.allSettled([...cleanups].map((cleanup) => cleanup()));
+  post({ kind: 'closed' });
+}
 
 /** Typed arrays the answer holds at its top level move to the main thread instead of being copied. */
 const transferables = (value: unknown): TransferListItem[] =>
@@ -67,10 +56,8 @@ async function run(name: string, input: unknown): Promise<void> {
 }
 
 port.on('message', (message: ToWorker) => {
-  if (message.kind === 'task') {
-    void run(message.job, message.input);
-    return;
-  }
+  if (message.kind === 'task') return void run(message.job, message.input);
+  if (message.kind === 'close') return void close();
   const call = pending.get(message.id);
   pending.delete(message.id);
   if (message.error) call?.reject(errorFrom(message.error));

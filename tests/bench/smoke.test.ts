@@ -33,6 +33,8 @@ const EXPECTED: Record<string, string[]> = {
   adblock: ['buildMs', 'buildCpuMs', 'buildRssMiB', 'adOn', 'adOff', 'plainOn', 'plainOff'],
   palette: ['loadMs', 'jpeg12mp.p95Ms', 'jpeg12mp.cpuP95Ms', 'png.medianMs', 'webp.medianMs', 'gif.medianMs', 'avif.medianMs'],
   lighthouse: ['firstMs', 'medianMs', 'htmlMs', 'jsonBytes', 'htmlBytes'],
+  stall: ['this.300 000 nested divs.answerMs', 'this.300 000 nested divs.healthWorstMs', 'this.p:nth-last-child(1000000), 20 000 siblings.answerMs'],
+  work: ['this.metadata.rps', 'this.ten rules + technologies.rps'],
 };
 
 describe('benchmarks (smoke)', { timeout: 300_000 }, () => {

@@ -46,6 +46,8 @@ export interface ServiceOptions {
   oembedProviders?: readonly OembedProvider[];
   /** Receives the core's events (what the Lambda handler counts as metrics). */
   events?: AppEvents;
+  /** Load first what the local service loads at start-up (app.prepare: workers, the adblock engine, Lighthouse). */
+  prepared?: boolean;
 }
 
 interface Setup {
@@ -77,6 +79,7 @@ const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 export async function startApp(options: ServiceOptions = {}): Promise<Service> {
   const { dir, cacheDir, env } = await setUp(options);
   const app = buildApp(loadConfig({ GLANCE_PUBLIC_URL: IN_PROCESS_URL, ...env }), options);
+  if (options.prepared) await app.prepare();
   const request = async (query: string, init: RequestInit = {}) => {
     const headers: Record<string, string> = {};
     new Headers(init.headers).forEach((value, name) => (headers[name] = value));

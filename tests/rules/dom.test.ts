@@ -1,6 +1,5 @@
 /**
- * The rules' DOM (lib/rules/dom.ts, made with lib/rules/nodes.ts) is htmlparser2's own DOM, node for node, however
- * it is built: alone, beside the facts in one go, or fed in slices. What `attr=html`, `outerHTML`, `text` and
+ * The rules' DOM (lib/rules/dom.ts, made with lib/rules/nodes.ts) is htmlparser2's own DOM, node for node. What `attr=html`, `outerHTML`, `text` and
  * `markdown` answer must not depend on how the builder makes its nodes; on the corpus pages the
  * serialised page, its visible text and its whole-page Markdown are compared byte for byte.
  */
@@ -9,27 +8,14 @@ import { describe, test } from 'node:test';
 import render from 'dom-serializer';
 import { Element, Text, type AnyNode, type Document } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
-import { collectFacts, readFacts } from '../../lib/extract/collect.ts';
 import { mainContentHtml } from '../../lib/rules/main-content.ts';
 import { markdownOf } from '../../lib/rules/markdown.ts';
 import { newElement, newText } from '../../lib/rules/nodes.ts';
 import { visibleText } from '../../lib/rules/text.ts';
-import { buildDocument, DocumentBuilder, PARSER_OPTIONS } from '../../lib/rules/index.ts';
+import { buildDocument, PARSER_OPTIONS } from '../../lib/rules/index.ts';
 import { loadCorpus } from '../helpers/corpus.ts';
 
 const reference = (html: string): Document => parseDocument(html, PARSER_OPTIONS);
-
-function besideFacts(html: string): Document {
-  const builder = new DocumentBuilder();
-  collectFacts(html, 'https://site.test/', (collector) => builder.beside(collector));
-  return builder.document;
-}
-
-async function besideFactsInSlices(html: string): Promise<Document> {
-  const builder = new DocumentBuilder();
-  await readFacts(html, 'https://site.test/', {}, (collector) => builder.beside(collector));
-  return builder.document;
-}
 
 interface Shape {
   keys: string[];
@@ -72,21 +58,16 @@ describe('the rules DOM', () => {
     assert.ok(newElement('p', {}) instanceof Element);
   });
 
-  test('node for node what htmlparser2 builds, however it is built', async () => {
+  test('node for node what htmlparser2 builds', () => {
     const long = `<p>${'a &amp; b '.repeat(5000)}</p>`.repeat(3);
-    for (const html of [TRICKY, long, '', 'plain text', '<p>unclosed']) {
-      const expected = shape(reference(html));
-      assert.deepEqual(shape(buildDocument(html)), expected);
-      assert.deepEqual(shape(besideFacts(html)), expected);
-      assert.deepEqual(shape(await besideFactsInSlices(html)), expected);
-    }
+    for (const html of [TRICKY, long, '', 'plain text', '<p>unclosed']) assert.deepEqual(shape(buildDocument(html)), shape(reference(html)));
   });
 
   test('corpus pages: the same HTML, text and Markdown as from htmlparser2’s DOM', () => {
     const pages = loadCorpus();
     assert.ok(pages.length > 100, `expected the peer corpora, found ${pages.length} pages`);
     for (const page of pages) {
-      const built = besideFacts(page.html);
+      const built = buildDocument(page.html);
       const expected = reference(page.html);
       const name = `${page.peer}/${page.name}`;
       assert.equal(render(built), render(expected), `${name}: html`);

@@ -8,8 +8,7 @@ import { describe, test } from 'node:test';
 import { selectAll, selectOne } from 'css-select';
 import { parseDocument } from 'htmlparser2';
 import type { AnyNode, Element } from 'domhandler';
-import { collectFacts } from '../../lib/extract/collect.ts';
-import { buildDocument, DocumentBuilder, PARSER_OPTIONS } from '../../lib/rules/index.ts';
+import { buildDocument, PARSER_OPTIONS } from '../../lib/rules/index.ts';
 import { all, first } from '../../lib/rules/select.ts';
 
 const PAGE = `<!doctype html><html lang="en"><head><title>T</title><meta property="og:title" content="OG">
@@ -34,15 +33,8 @@ const SELECTORS = [
 const ids = (elements: readonly (Element | null)[]): string[] =>
   elements.map((element) => (element ? `${element.name}@${element.startIndex ?? ''}${JSON.stringify(element.attribs)}${element.children.length}` : 'null'));
 
-function built(html: string) {
-  const builder = new DocumentBuilder();
-  collectFacts(html, 'https://site.test/', (collector) => builder.beside(collector));
-  return builder.document;
-}
-
 describe('selectors from the document', () => {
   const documents = {
-    'built while parsing beside the facts': built(PAGE),
     'built alone': buildDocument(PAGE),
     'listed on first use': parseDocument(PAGE, PARSER_OPTIONS),
   };
@@ -58,7 +50,7 @@ describe('selectors from the document', () => {
   }
 
   test('an element scope still searches only inside it', () => {
-    const document = built(PAGE);
+    const document = buildDocument(PAGE);
     const footer = first('footer', document)!;
     assert.deepEqual(all('a', footer, 10).map((a) => a.attribs['href']), ['/f']);
     assert.equal(first('h2', footer), null);

@@ -218,6 +218,16 @@ export function describeBundle(built: () => Synthesized): void {
       assert.ok(existsSync(join(storage, basename(url))), 'stored where the local store keeps assets');
     });
 
+    test('runs custom data rules in a worker thread started from the bundle\'s own worker entry', async () => {
+      assert.ok(existsSync(join(dirname(bundle), 'work-worker.mjs')), 'the worker script ships beside the handler');
+      const page = `url=${encodeURIComponent(`${server.url}/article`)}`;
+      const result = await handler(apiEvent(`${page}&meta=false&data.heading.selector=h1&data.heading.attr=text&data.body.attr=markdown`), lambdaContext);
+      const answer = JSON.parse(String(result.body));
+      assert.equal(result.statusCode, 200, result.body as string);
+      assert.equal(answer.data.heading, 'Bundled and well');
+      assert.match(answer.data.body, /^# Bundled and well/);
+    });
+
     test('reads the data packages installed beside it: technologies, palette, a highlighted JSON capture', { skip: !hasChromium && 'no local Chromium' }, async () => {
       const page = `url=${encodeURIComponent(`${server.url}/article`)}`;
       const insights = JSON.parse(String((await handler(apiEvent(`${page}&insights&meta=false`), lambdaContext)).body));

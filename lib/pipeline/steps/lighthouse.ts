@@ -1,8 +1,9 @@
 /**
- * `insights.lighthouse` as `data.insights.lighthouse`: a Lighthouse report of the target, run in a browser page of its
- * own through the address guard (lib/browser/lighthouse.ts), within a budget of its own. A report up to
- * INLINE_MAX_BYTES is answered inline (the result object for `json`, the text for `html` and `csv`); a larger one
- * is stored like a screenshot and answered as its media object, so answers stay well under Lambda's 6 MB.
+ * `insights.lighthouse` as `data.insights.lighthouse`: a Lighthouse report of the target, run in a worker of its own
+ * with a browser of its own (lib/browser/lighthouse-job.ts), each page request through the address guard, within a
+ * budget of its own: at its end the worker, its browser and the audit are stopped. A report up to INLINE_MAX_BYTES is
+ * answered inline (the result object for `json`, the text for `html` and `csv`); a larger one is stored like a
+ * screenshot and answered as its media object, so answers stay well under Lambda's 6 MB.
  */
 import { mediaFromStored } from '../../media/object.ts';
 import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
@@ -24,13 +25,18 @@ export const lighthouse: Step = {
     if (wanted.lighthouse === false) return;
     const settings = wanted.lighthouse;
     await ctx.timings.measure('lighthouse', async () => {
-      const renderer = await ctx.timings.measure('launch', deps.renderer);
-      const report = await renderer.lighthouse({
-        url,
+      const reportBudget = budget.slice(LIGHTHOUSE_MS, ANSWER_RESERVE_MS + STORE_RESERVE_MS);
+      const { resolver } = deps;
+      const job = {
+        env: deps.config.env,
+        extraArgs: deps.browserArgs,
+        url: url.href,
         options,
         lighthouse: settings,
-        budget: budget.slice(LIGHTHOUSE_MS, ANSWER_RESERVE_MS + STORE_RESERVE_MS),
-      });
+        deadline: reportBudget.deadline,
+        ownResolver: resolver !== undefined,
+      };
+      const report = await deps.audits.run('lighthouse', job, { budget: reportBudget, calls: resolver ? { resolve: resolver } : {} });
       const body = Buffer.from(report.text);
       const answer =
         body.length <= INLINE_MAX_BYTES
