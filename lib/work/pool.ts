@@ -90,7 +90,7 @@ interface Thread {
   task: { onMessage(message: FromWorker): void; onDeath(error: Error): void } | undefined;
 }
 
-export const busy = (size: number, waiting: number): GlanceError =>
+const busy = (size: number, waiting: number): GlanceError =>
   new GlanceError('EBUSY', `The service is busy: ${size} workers are computing and ${waiting} requests are waiting. Retry shortly.`);
 
 const noWorkerInTime = (): GlanceError =>

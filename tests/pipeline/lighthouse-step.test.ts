@@ -1,14 +1,14 @@
 /**
- * The Lighthouse step's answer, with a renderer that hands back a report of a chosen size: inline up to 3 MB (the
+ * The Lighthouse step's answer, with a reports' pool that hands back a report of a chosen size: inline up to 3 MB (the
  * result object for `json`, the text for `html`), stored like a screenshot past it and answered as its media object.
- * (The report itself, run on Chromium, is tests/app/lighthouse.test.ts.)
+ * (The report itself, run in its worker on Chromium, is tests/app/lighthouse.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { LighthouseReport, Renderer } from '../../lib/browser/index.ts';
+import type { LighthouseReport } from '../../lib/browser/index.ts';
 import { DEFAULT_RETENTION_MS } from '../../lib/config.ts';
 import type { Context } from '../../lib/pipeline/context.ts';
 import { INLINE_MAX_BYTES, lighthouse } from '../../lib/pipeline/steps/lighthouse.ts';
@@ -28,17 +28,17 @@ describe('the lighthouse step', () => {
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
-  /** Runs the step for `output` with a renderer whose report is `text`; answers `data.insights`. */
+  /** Runs the step for `output` with a pool whose report is `text`; answers `data.insights`. */
   async function answer(output: LighthouseOutput, text: string, existing?: object, filename?: string): Promise<Record<string, unknown>> {
     const settings: LighthouseOptions = { output, preset: undefined, onlyCategories: undefined };
     const report: LighthouseReport = { output, text, result: { lighthouseVersion: 'test' } as LighthouseReport['result'] };
-    const renderer = { lighthouse: async () => report } as unknown as Renderer;
+    const audits = { run: async () => report };
     const ctx = {
       url: new URL('https://example.com/'),
       options: { filename },
       budget: new Budget(10_000),
       timings: new Timings(),
-      deps: { storage, renderer: async () => renderer },
+      deps: { storage, audits, config: { env: {} }, browserArgs: [] },
       wanted: { lighthouse: settings },
       data: existing ? { insights: existing } : {},
     } as unknown as Context;

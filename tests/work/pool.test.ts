@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { nestedText } from '../../bench/lib/hostile.ts';
+import { ordinaryPage } from '../../bench/lib/hostile.ts';
 import { GlanceError } from '../../lib/errors.ts';
 import { Budget } from '../../lib/time/budget.ts';
 import { WorkPool } from '../../lib/work/pool.ts';
@@ -72,7 +72,7 @@ describe('the worker pool', () => {
   test('a worker out of its heap fails its own task only, beside one that succeeds, and is replaced', async () => {
     const pool = new WorkPool({ size: 2, resourceLimits: { maxOldGenerationSizeMb: 24 } });
     try {
-      const big = nestedText(8 * 1024 * 1024);
+      const big = ordinaryPage(8 * 1024 * 1024);
       const [failed, fine] = await Promise.allSettled([
         pool.run('rules', rulesOf(big), { budget: new Budget(60_000) }),
         pool.run('rules', rulesOf('<title>small</title>'), { budget: new Budget(60_000) }),
