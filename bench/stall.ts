@@ -16,7 +16,7 @@ import { html, startServer, type Route } from '../tests/helpers/server.ts';
 import { deepJson, manyAttributes, nestedDivs, nestedText, ordinaryPage, siblings, unclosedLinks } from './lib/hostile.ts';
 import { runIfMain, type Part, type Table, type Target } from './lib/part.ts';
 import { ms, round } from './lib/stats.ts';
-import { startTreeService, type TreeService } from './lib/tree-service.ts';
+import { prebuiltEngine, startTreeService, type TreeService } from './lib/tree-service.ts';
 
 const HERE = fileURLToPath(new URL('..', import.meta.url));
 const MB = 1024 * 1024;
@@ -58,32 +58,42 @@ const CASES: readonly Case[] = [
   { name: 'long runs in metadata (ReDoS shapes)', path: '/redos', query: '', timeoutMs: 5000 },
 ];
 
-async function routes(): Promise<Record<string, Route>> {
-  const { loadSharp } = await import('../lib/media/sharp.ts');
-  const sharp = await loadSharp();
-  const solid = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: '#336699' } }).png({ compressionLevel: 9 }).toBuffer();
-  const [tall, small] = await Promise.all([solid(1, 39_000_000), solid(64, 64)]);
-  const png = (body: Buffer): Route => (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(body);
+/** The pages the cases need, each made when first asked for (the 39-megapixel PNG takes seconds to encode). */
+function routes(): Record<string, Route> {
+  const made = new Map<string, Promise<string | Buffer>>();
+  const once = (key: string, make: () => Promise<string | Buffer> | string) => {
+    let body = made.get(key);
+    if (!body) made.set(key, (body = Promise.resolve(make())));
+    return body;
+  };
+  const page = (make: () => string): Route => async (req, res) => html(String(await once(req.url ?? '', make)))(req, res);
+  const png = (width: number, height: number): Route => async (req, res) => {
+    const body = await once(req.url ?? '', async () => {
+      const sharp = await (await import('../lib/media/sharp.ts')).loadSharp();
+      return sharp({ create: { width, height, channels: 3, background: '#336699' } }).png({ compressionLevel: 9 }).toBuffer();
+    });
+    res.writeHead(200, { 'content-type': 'image/png' }).end(body);
+  };
   const withImage = (src: string) => html(`<!doctype html><html><head><title>Image</title><meta property="og:image" content="${src}"></head><body>x</body></html>`);
-  const json = deepJson(100_000);
   const text = `<p>${'Visible words in a server-rendered page. '.repeat(8)}</p>`;
   return {
     '/tiny': html('<title>tiny</title><h1>tiny</h1>'),
     '/plain': html(`<!doctype html><html><head><title>Plain</title></head><body><h1>Plain</h1>${text}</body></html>`),
-    '/deep': html(nestedDivs(300_000)),
-    '/scripts': html(`<title>scripts</title><body>${text}${'<script '.repeat(40_000)}</body>`),
-    '/attrs': html(manyAttributes(50_000)),
-    '/siblings': html(siblings(20_000)),
-    '/nested': html(nestedText(2 * MB)),
-    '/ordinary6': html(ordinaryPage(6 * MB)),
-    '/links': html(unclosedLinks(2 * MB)),
+    '/deep': page(() => nestedDivs(300_000)),
+    '/scripts': page(() => `<title>scripts</title><body>${text}${'<script '.repeat(40_000)}</body>`),
+    '/attrs': page(() => manyAttributes(50_000)),
+    '/siblings': page(() => siblings(20_000)),
+    '/nested': page(() => nestedText(2 * MB)),
+    '/ordinary6': page(() => ordinaryPage(6 * MB)),
+    '/links': page(() => unclosedLinks(2 * MB)),
     '/tall': withImage('/tall.png'),
-    '/tall.png': png(tall),
+    '/tall.png': png(1, 39_000_000),
     '/small': withImage('/small.png'),
-    '/small.png': png(small),
-    '/deepjson': html(`<title>JSON</title><script type="application/ld+json">${json}</script><pre>${json}</pre>`),
-    '/redos': html(
-      `<title>${'a '.repeat(100_000)}b</title><meta name="description" content="${' '.repeat(200_000)}x">` +
+    '/small.png': png(64, 64),
+    '/deepjson': page(() => `<title>JSON</title><script type="application/ld+json">${deepJson(100_000)}</script><pre>${deepJson(100_000)}</pre>`),
+    '/redos': page(
+      () =>
+        `<title>${'a '.repeat(100_000)}b</title><meta name="description" content="${' '.repeat(200_000)}x">` +
         `<meta name="author" content="${'By '.repeat(50_000)}"><time datetime="${'2024-'.repeat(40_000)}">x</time>` +
         `<h1>${'&amp;'.repeat(50_000)}</h1><a rel="author" href="/${'a/'.repeat(100_000)}">x</a>`,
     ),
@@ -155,7 +165,7 @@ export const stall: Part = async ({ smoke, log }) => {
   // Smoke: one case whose service needs no browser.
   const picked = only ?? (smoke ? ['nth-last-child'] : undefined);
   const cases = CASES.filter((c) => !picked || picked.some((name) => c.name.includes(name)));
-  const site = await startServer(await routes());
+  const site = await startServer(routes());
   const trees: [string, string][] = [['this checkout', HERE], ...(base ? [['base', base] as [string, string]] : [])];
   const metrics: Record<string, number> = {};
   const rows: string[][] = [];
@@ -163,7 +173,8 @@ export const stall: Part = async ({ smoke, log }) => {
   try {
     for (const hostile of cases) {
       for (const [label, tree] of trees) {
-        const service = await startTreeService(tree);
+        // Smoke: the adblock engine built once, not by each service as it starts (the full run measures that start).
+        const service = await startTreeService(tree, smoke ? { GLANCE_ADBLOCK_ENGINE: await prebuiltEngine() } : {});
         try {
           const outcome = await runCase(service, site.url, hostile);
           const late = outcome.answerMs - hostile.timeoutMs;
