@@ -128,7 +128,14 @@ async function victim(service: string, tinyQuery: string): Promise<{ start(): vo
   };
 }
 
+/** What a case's page links to that the service will fetch too (the palette's image). */
+const LINKED: Readonly<Record<string, string>> = { '/tall': '/tall.png', '/small': '/small.png' };
+
 async function runCase(service: TreeService, site: string, hostile: Case): Promise<Outcome> {
+  // The bench's own server makes a page (or image) on its first request: made now, not on the hostile request's clock.
+  for (const path of [hostile.path, LINKED[hostile.path], hostile.warm?.path, hostile.warm && LINKED[hostile.warm.path]]) {
+    if (path) await fetch(`${site}${path}`).then((response) => response.arrayBuffer());
+  }
   const ask = (path: string, query: string, timeoutMs: number) =>
     `url=${encodeURIComponent(`${site}${path}`)}&timeout=${timeoutMs}ms${query ? `&${query}` : ''}`;
   if (hostile.warm) await fetch(`${service.url}/?${ask(hostile.warm.path, hostile.warm.query, 20_000)}`).then((r) => r.arrayBuffer());
