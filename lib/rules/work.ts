@@ -3,10 +3,10 @@
  * cost a bounded amount of CPU before the worker's deadline (lib/work/) ever has to stop them.
  *
  * - Selectors: every step css-select takes (an element's name, attribute, parent, siblings or children, a node of a
- *   search) is counted (lib/rules/select.ts), per rule and per request. `p:has(~ span)` or `p:nth-last-child(n)` over
- *   20 000 siblings take hundreds of millions of steps, quadratic in the page; the rules of the corpus take at most a
- *   few hundred thousand on its largest pages (bench/RESULTS.md, stall). A rule past either allowance is EINVALDATA
- *   naming it: there is no partial answer to a selector that did not finish.
+ *   search) is counted (lib/rules/select.ts), per rule and per request. `p:nth-last-child(n)` over 20 000 siblings
+ *   takes hundreds of millions of steps, quadratic in the page; ten rules of every kind over the corpus took at most
+ *   663 000 for a rule and 794 000 for the request (bench/RESULTS.md, issue 24). A rule past either allowance is
+ *   EINVALDATA naming it: there is no partial answer to a selector that did not finish.
  * - Values: reading `text`, `html`, `outerHTML`, `markdown` or `json` at a node costs the size of its subtree
  *   (lib/rules/sizes.ts) times what that reading costs per character, taken from the request's allowance before the
  *   value is built; past it the value is dropped as if empty, as past the output allowance. A value whose visible
@@ -26,8 +26,9 @@ export const MAX_REQUEST_STEPS = 20_000_000;
 export const MAX_VALUE_WORK = 40_000_000;
 
 /**
- * What reading a value costs per character of the subtree, relative to collecting its text (bench/RESULTS.md, stall):
- * Markdown serialises the subtree and converts it, HTML serialises it.
+ * What reading a value costs per character of the subtree, relative to collecting its text: Markdown serialises the
+ * subtree and converts it (Wikipedia's 0.92 MB in about 60 ms, bench/rules.ts: some 65 ns a character), HTML
+ * serialises it.
  */
 const VALUE_COST: Readonly<Record<string, number>> = { text: 1, json: 1, html: 2, outerHTML: 2, markdown: 6 };
 /** Values whose output holds at least the subtree's visible text. */

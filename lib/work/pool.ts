@@ -41,8 +41,8 @@ export interface WorkPoolOptions {
 }
 
 /**
- * Each worker's heap: the rules' DOM of a page at the 10 MB body limit and the values built from it fit (bench/RESULTS.md,
- * stall), and a worker past it is ended with its task alone rather than the process running out of memory.
+ * Each worker's heap: the rules' DOM of a page at the 10 MB body limit takes a few hundred MB at most, and a worker past
+ * this is ended with its task alone rather than the process running out of memory (tests/work/pool.test.ts).
  */
 export const WORKER_LIMITS: ResourceLimits = { maxOldGenerationSizeMb: 768 };
 
