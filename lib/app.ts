@@ -213,8 +213,11 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     close: async () => {
       await sweeps.stop();
       await local?.idle();
-      if (renderer) await (await renderer).close();
-      await Promise.all([work.close(), audits.close()]);
+      try {
+        if (renderer) await (await renderer).close();
+      } finally {
+        await Promise.all([work.close(), audits.close()]);
+      }
     },
   };
 }

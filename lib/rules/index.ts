@@ -83,9 +83,18 @@ function firstOf<T>(items: readonly T[], valueOf: (item: T) => OrPromise<unknown
   return undefined;
 }
 
-/** `values`, once every promise among them has settled (together). */
+/**
+ * `values`, once every promise among them has settled (together). A failure (a selector over its allowance) is
+ * thrown only once the others have settled too: nothing of the rules' goes on after their answer.
+ */
 function settled(values: OrPromise<unknown>[]): OrPromise<unknown[]> {
-  return values.some((value) => value instanceof Promise) ? Promise.all(values) : values;
+  if (!values.some((value) => value instanceof Promise)) return values;
+  return Promise.allSettled(values).then((results) =>
+    results.map((result) => {
+      if (result.status === 'rejected') throw result.reason;
+      return result.value;
+    }),
+  );
 }
 
 function fields(rules: DataRules, scope: AnyNode, run: Run): OrPromise<Record<string, unknown>> {

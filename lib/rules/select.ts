@@ -75,12 +75,12 @@ function metered<T>(selector: string, meter: StepMeter | undefined, query: () =>
   stepsLeft = meter.left;
   try {
     return query();
-  } catch (error) {
-    if (error instanceof OutOfSteps) throw meter.exhausted(selector);
-    throw error;
   } finally {
+    // Spent before any error is made: the error names the allowance that ran out.
     meter.spend(meter.left - Math.max(0, stepsLeft));
+    const exhausted = stepsLeft < 0;
     stepsLeft = Infinity;
+    if (exhausted) throw meter.exhausted(selector);
   }
 }
 

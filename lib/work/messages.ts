@@ -13,7 +13,7 @@ export interface WorkerSetup {
 }
 
 export type ToWorker =
-  | { readonly kind: 'task'; readonly job: string; readonly input: unknown }
+  | { readonly kind: 'task'; readonly id: number; readonly job: string; readonly input: unknown }
   | { readonly kind: 'reply'; readonly id: number; readonly value?: unknown; readonly error?: ErrorData }
   /** The worker is about to be ended: what its jobs hold outside the thread (a browser) is let go first. */
   | { readonly kind: 'close' };
@@ -21,7 +21,7 @@ export type ToWorker =
 export type FromWorker =
   | { readonly kind: 'ready' }
   | { readonly kind: 'closed' }
-  | { readonly kind: 'call'; readonly id: number; readonly name: string; readonly args: readonly unknown[] }
+  | { readonly kind: 'call'; readonly task: number; readonly id: number; readonly name: string; readonly args: readonly unknown[] }
   | { readonly kind: 'done'; readonly value: unknown }
   | { readonly kind: 'failed'; readonly error: ErrorData };
 

@@ -117,6 +117,8 @@ export class WorkPool {
   readonly #all = new Set<Thread>();
   /** Jobs every worker loads as it starts (set by `prepare`). */
   #preload: readonly JobName[] = [];
+  /** Tasks given out so far: a task's number tells its calls from those of a task that answered already. */
+  #tasks = 0;
   #closing = false;
 
   constructor(options: WorkPoolOptions) {
@@ -143,6 +145,8 @@ export class WorkPool {
   /** Runs `job` on `input` in a worker, within `budget`. */
   async run<K extends JobName>(job: K, input: JobInput<K>, { budget, calls = {} }: RunOptions): Promise<JobOutput<K>> {
     if (this.#closing) throw closing();
+    // No time left: no worker is taken, and none is ended for it.
+    if (budget.expired) throw overBudget(job);
     let release: () => void;
     try {
       release = await budget.within((signal) => this.#slots.acquire(signal));
@@ -150,14 +154,17 @@ export class WorkPool {
       if (error instanceof QueueFullError) throw busy(this.#slots.size, this.#slots.waiting);
       throw noWorkerInTime();
     }
-    const thread = this.#idle.pop() ?? this.#spawn();
+    let thread: Thread | undefined;
     try {
-      return (await budget.within((signal) => this.#runOn(thread, job, input, calls, signal))) as JobOutput<K>;
+      if (budget.expired) throw overBudget(job);
+      thread = this.#idle.pop() ?? this.#spawn();
+      const running = thread;
+      return (await budget.within((signal) => this.#runOn(running, job, input, calls, signal))) as JobOutput<K>;
     } finally {
-      if (!thread.dead) this.#idle.push(thread);
-      // A worker that was killed or died after starting well is replaced now, not on the next task's clock.
-      else if (thread.ready && !this.#closing && this.#preload.length > 0) this.#idle.push(this.#spawn());
       release();
+      if (thread && !thread.dead) this.#idle.push(thread);
+      // A worker that was killed or died after starting well is replaced now, not on the next task's clock.
+      else if (thread?.ready && !this.#closing && this.#preload.length > 0) this.#replace();
     }
   }
 
@@ -165,7 +172,18 @@ export class WorkPool {
   async close(): Promise<void> {
     this.#closing = true;
     await this.#slots.idle();
-    await Promise.all([...this.#all].map((thread) => this.#kill(thread)));
+    await Promise.all([...[...this.#all].map((thread) => this.#kill(thread)), ...this.#killing]);
+  }
+
+  /** Workers being ended (a deadline's kill), which close() waits for too. */
+  readonly #killing = new Set<Promise<void>>();
+
+  #replace(): void {
+    try {
+      this.#idle.push(this.#spawn());
+    } catch {
+      // No thread could be started now: the next task starts one, and meets the error.
+    }
   }
 
   #spawn(): Thread {
@@ -227,13 +245,16 @@ export class WorkPool {
       };
       const onAbort = (): void => {
         end();
-        void this.#kill(thread);
+        const killing = this.#kill(thread).catch(() => undefined);
+        this.#killing.add(killing);
+        void killing.finally(() => this.#killing.delete(killing));
         reject(overBudget(job));
       };
       signal.addEventListener('abort', onAbort, { once: true });
+      const task = ++this.#tasks;
       thread.task = {
         onMessage: (message) => {
-          if (message.kind === 'call') return this.#answerCall(thread, message, calls);
+          if (message.kind === 'call') return this.#answerCall(thread, message, message.task === task ? calls : {});
           end();
           if (message.kind === 'done') resolve(message.value);
           else if (message.kind === 'failed') reject(errorFrom(message.error));
@@ -246,7 +267,7 @@ export class WorkPool {
       if (signal.aborted) return onAbort();
       thread.worker.ref();
       try {
-        thread.worker.postMessage({ kind: 'task', job, input } satisfies ToWorker);
+        thread.worker.postMessage({ kind: 'task', id: task, job, input } satisfies ToWorker);
       } catch (error) {
         end();
         reject(error);
@@ -254,15 +275,23 @@ export class WorkPool {
     });
   }
 
+  /** Answers a call of the running task; a call of a task that has already answered (`calls` empty) is refused. */
   #answerCall(thread: Thread, { id, name, args }: { id: number; name: string; args: readonly unknown[] }, calls: Calls): void {
     const reply = (message: ToWorker): void => {
-      if (!thread.dead) thread.worker.postMessage(message);
+      if (thread.dead) return;
+      try {
+        thread.worker.postMessage(message);
+      } catch (error) {
+        thread.worker.postMessage({ kind: 'reply', id, error: errorData(error) } satisfies ToWorker);
+      }
     };
     const call = Object.hasOwn(calls, name) ? calls[name] : undefined;
-    if (!call) return reply({ kind: 'reply', id, error: errorData(new Error(`No call is named ${name}.`)) });
-    (call as (...args: unknown[]) => Promise<unknown>)(...args).then(
-      (value) => reply({ kind: 'reply', id, value }),
-      (error: unknown) => reply({ kind: 'reply', id, error: errorData(error) }),
-    );
+    if (!call) return reply({ kind: 'reply', id, error: errorData(new Error(`No call is named ${name} for this task.`)) });
+    Promise.resolve()
+      .then(() => (call as (...args: unknown[]) => Promise<unknown>)(...args))
+      .then(
+        (value) => reply({ kind: 'reply', id, value }),
+        (error: unknown) => reply({ kind: 'reply', id, error: errorData(error) }),
+      );
   }
 }

@@ -26,15 +26,16 @@ const load = (name: string): Promise<Job> => {
 const pending = new Map<number, { resolve(value: unknown): void; reject(error: Error): void }>();
 let calls = 0;
 const cleanups = new Set<() => Promise<void>>();
-const host: Host = {
+/** What task `task` has of this worker: its calls carry its number, so the pool answers them only while it runs. */
+const hostFor = (task: number): Host => ({
   call: (name, ...args) =>
     new Promise((resolve, reject) => {
       const id = ++calls;
       pending.set(id, { resolve, reject });
-      post({ kind: 'call', id, name, args });
+      post({ kind: 'call', task, id, name, args });
     }),
   onClose: (cleanup) => void cleanups.add(cleanup),
-};
+});
 
 /** What the jobs hold outside the thread, let go; the pool ends the worker once this says so, or after its grace. */
 async function close(): Promise<void> {
@@ -46,9 +47,9 @@ async function close(): Promise<void> {
 const transferables = (value: unknown): TransferListItem[] =>
   value instanceof Uint8Array && value.byteOffset === 0 && value.byteLength === value.buffer.byteLength ? [value.buffer as ArrayBuffer] : [];
 
-async function run(name: string, input: unknown): Promise<void> {
+async function run(task: number, name: string, input: unknown): Promise<void> {
   try {
-    const value = await (await load(name))(input, host);
+    const value = await (await load(name))(input, hostFor(task));
     post({ kind: 'done', value }, transferables(value));
   } catch (error) {
     post({ kind: 'failed', error: errorData(error) });
@@ -56,7 +57,7 @@ async function run(name: string, input: unknown): Promise<void> {
 }
 
 port.on('message', (message: ToWorker) => {
-  if (message.kind === 'task') return void run(message.job, message.input);
+  if (message.kind === 'task') return void run(message.id, message.job, message.input);
   if (message.kind === 'close') return void close();
   const call = pending.get(message.id);
   pending.delete(message.id);

@@ -13,6 +13,12 @@ import type { Step } from '../context.ts';
 export const LIGHTHOUSE_MS = 25_000;
 /** Time kept after the report for storing a large one. */
 const STORE_RESERVE_MS = 1000;
+/**
+ * The worker's own clock for the report runs this much past the pool's: at the report's end the pool ends the worker
+ * with the audit in it, rather than the worker answering ETIMEOUT itself and taking its next report with the abandoned
+ * audit still settling inside it.
+ */
+const WORKER_CLOCK_MARGIN_MS = 1000;
 export const INLINE_MAX_BYTES = 3 * 1024 * 1024;
 
 const CONTENT_TYPES = { json: 'application/json', html: 'text/html', csv: 'text/csv' } as const;
@@ -33,7 +39,7 @@ export const lighthouse: Step = {
         url: url.href,
         options,
         lighthouse: settings,
-        deadline: reportBudget.deadline,
+        deadline: reportBudget.deadline + WORKER_CLOCK_MARGIN_MS,
         ownResolver: resolver !== undefined,
       };
       const report = await deps.audits.run('lighthouse', job, { budget: reportBudget, calls: resolver ? { resolve: resolver } : {} });
