@@ -118,7 +118,6 @@ const LIGHTHOUSE_PAINT_SHARE = 0.3;
 /** How long an abandoned report's page may stay open for Lighthouse to settle (its longest protocol timeout). */
 const LIGHTHOUSE_SETTLE_MS = 30_000;
 
-
 const DEFAULT_SCREENSHOT: ScreenshotOptions = {
   type: DEFAULTS.screenshot.type,
   quality: DEFAULTS.screenshot.quality,
