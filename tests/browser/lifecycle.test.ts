@@ -194,10 +194,16 @@ describe('withPage', () => {
     // A real spare whose making outlasts the claimant's budget (500 ms) but not its claim (SPARE_CLAIM_MS).
     const real = spareOps(env);
     let made = 0;
+    // Its proxy is the last thing let go (after its context): when that is closed, all of it is.
+    let released!: () => void;
+    const gone = new Promise<void>((resolve) => (released = resolve));
     const spare = new Spare({ ...real, make: async () => {
       await sleep(800);
       made += 1;
-      return real.make();
+      const item = await real.make();
+      const close = item.proxy.close.bind(item.proxy);
+      Object.assign(item.proxy, { close: async () => { await close(); released(); } });
+      return item;
     } }, () => (made === 0 ? 1 : 0));
     spare.refill();
     let ran = false;
@@ -206,7 +212,7 @@ describe('withPage', () => {
     // Its deadline's timer comes before the making's (800 ms), however late a loaded machine runs both.
     assert.equal(made, 0, 'the claimant answers at its deadline, not when the spare comes');
     await spare.prepare();
-    for (let i = 0; i < 40 && browser.browserContexts().length !== contexts; i++) await sleep(50);
+    await gone;
     assert.equal(made, 1);
     assert.equal(ran, false);
     assert.equal(browser.browserContexts().length, contexts, 'the late spare\'s context is closed');
