@@ -1,6 +1,6 @@
 import type { Handler, ParserOptions } from 'htmlparser2';
 import { kindOfExtension } from '../media/types.ts';
-import { emptyFacts, type PageFacts, type TextKey, type TextSlot } from './facts.ts';
+import { emptyFacts, MAX_VALUE, type PageFacts, type TextKey, type TextSlot } from './facts.ts';
 import { boundedParser, feed, type FeedOptions } from './parse.ts';
 
 /** Per-element flags inherited by descendants. */
@@ -18,11 +18,20 @@ const IN_CHROME = 256;
 const MAIN_CLASS = /(?:^|\s)(?:post|entry|article|story)(?:[-_]?(?:body|content|text))?(?:\s|$)/;
 const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'form', 'dialog']);
 
-/** A selector rarely needs more than its first few matches; capping them bounds the work on huge pages. */
+/**
+ * A selector rarely needs more than its first few matches; capping them bounds the work on huge pages. The field
+ * rules then read each value several times over (entities, spaces, keys, prefixes): what they are given is bounded
+ * here, so that a page of hostile metadata costs them milliseconds (bench/stall.ts), not a tenth of a second each.
+ */
 const MAX_SLOTS = 6;
 const MAX_TEXT = 600;
 const MAX_LIST = 60;
 const MAX_SCRIPTS = 200;
+/** Values of one `<meta>` name, and links or microdata properties in all: far more than any field reads. */
+const MAX_PER_NAME = 16;
+const MAX_ITEMS = 200;
+/** JSON-LD text kept in all; a block that would pass it is left out whole (a cut one is not JSON). */
+const MAX_JSONLD = 1_000_000;
 
 /** Elements whose boundary separates words, so captured text gets a space there. */
 const BREAKS = new Set([
@@ -70,6 +79,9 @@ class Collector implements Partial<Handler> {
   /** Inside a JSON-LD script (its text is kept) or another script or style (its text is ignored). */
   private raw: 'ld' | 'skip' | undefined;
   private ldText = '';
+  /** JSON-LD text kept so far, and whether the block being read has passed MAX_JSONLD. */
+  private ldKept = 0;
+  private ldOver = false;
   private titleSlot: TextSlot | undefined;
 
   constructor(url: string) {
@@ -81,7 +93,8 @@ class Collector implements Partial<Handler> {
     return this.facts;
   }
 
-  onopentag(name: string, attribs: Attribs): void {
+  onopentag(name: string, all: Attribs): void {
+    const attribs = bounded(all);
     const parent = this.flags[this.flags.length - 1]!;
     const depth = this.names.length;
     if (this.captures.length > 0 && BREAKS.has(name)) for (const c of this.captures) c.slot.text += ' ';
@@ -93,14 +106,20 @@ class Collector implements Partial<Handler> {
   }
 
   ontext(text: string): void {
-    if (this.raw === 'ld') this.ldText += text;
+    if (this.raw === 'ld') {
+      if (this.ldKept + this.ldText.length + text.length > MAX_JSONLD) this.ldOver = true;
+      else this.ldText += text;
+    }
     if (this.raw !== undefined) return;
-    for (const c of this.captures) if (c.slot.text.length < MAX_TEXT) c.slot.text += text;
+    for (const c of this.captures) if (c.slot.text.length < MAX_TEXT) c.slot.text += text.slice(0, MAX_TEXT - c.slot.text.length);
   }
 
   onclosetag(name: string): void {
     if (name === 'script' || name === 'style' || name === 'template') {
-      if (this.raw === 'ld' && this.ldText.trim() !== '') this.facts.jsonldBlocks.push(this.ldText);
+      if (this.raw === 'ld' && !this.ldOver && this.ldText.trim() !== '') {
+        this.facts.jsonldBlocks.push(this.ldText);
+        this.ldKept += this.ldText.length;
+      }
       this.raw = undefined;
     }
     this.flags.pop();
@@ -140,6 +159,7 @@ class Collector implements Partial<Handler> {
         if (attribs['src'] && facts.scriptSrcs.length < MAX_SCRIPTS) facts.scriptSrcs.push(attribs['src']);
         this.raw = (attribs['type'] ?? '').toLowerCase().includes('ld+json') ? 'ld' : 'skip';
         this.ldText = '';
+        this.ldOver = false;
         return 0;
       case 'style':
       case 'template':
@@ -173,21 +193,21 @@ class Collector implements Partial<Handler> {
         return 0;
       case 'img':
         onImage(facts, attribs, parent);
-        if (parent & IN_LOGO_CLASS && attribs['alt']) facts.logoAlts.push(attribs['alt']);
+        if (parent & IN_LOGO_CLASS && attribs['alt']) add(facts.logoAlts, attribs['alt']);
         return 0;
       case 'audio':
       case 'video':
       case 'source':
         if (attribs['src']) {
           const parentName = this.names[this.names.length - 1]!;
-          facts.media.push({ tag: name, parent: parentName, src: attribs['src'], type: attribs['type'] ?? '' });
+          add(facts.media, { tag: name, parent: parentName, src: attribs['src'], type: attribs['type'] ?? '' });
         }
-        if (name === 'video' && attribs['poster']) facts.posters.push(attribs['poster']);
+        if (name === 'video' && attribs['poster']) add(facts.posters, attribs['poster']);
         return 0;
       case 'a': {
         const href = attribs['href'] ?? '';
         const cls = (attribs['class'] ?? '').toLowerCase();
-        if (isAudioLink(href)) facts.audioLinks.push(href);
+        if (isAudioLink(href)) add(facts.audioLinks, href);
         if (parent & IN_H1_TITLE) this.capture('h1TitleLink', depth);
         if (parent & IN_AUTHOR_CLASS) this.capture('linkInAuthorClass', depth);
         if (cls.includes('author')) this.capture('authorClassLink', depth);
@@ -252,6 +272,7 @@ class Collector implements Partial<Handler> {
     if (itemscope) return [itemprop, flags];
     const attrName = VALUE_ATTR[name];
     const attr = (attrName ? attribs[attrName] : undefined) ?? attribs['content'];
+    if (this.facts.microdata.length >= MAX_ITEMS) return [scope, flags];
     this.facts.microdata.push({
       scope,
       prop: itemprop,
@@ -276,13 +297,13 @@ function onMeta(facts: PageFacts, attribs: Attribs): void {
 function onLink(facts: PageFacts, attribs: Attribs): void {
   const href = attribs['href'];
   if (!href) return;
-  facts.links.push({
+  add(facts.links, {
     rel: (attribs['rel'] ?? '').toLowerCase().replace(/\s+/g, ' ').trim(),
     href,
     sizes: attribs['sizes'] ?? '',
     type: attribs['type'] ?? '',
     hreflang: attribs['hreflang'] ?? '',
-  });
+  }, MAX_ITEMS);
 }
 
 function onImage(facts: PageFacts, attribs: Attribs, parent: number): void {
@@ -306,6 +327,18 @@ function hasClass(cls: string, name: string): boolean {
 
 function push(map: Map<string, string[]>, key: string, value: string): void {
   const list = map.get(key);
-  if (list) list.push(value);
-  else map.set(key, [value]);
+  if (!list) map.set(key, [value]);
+  else if (list.length < MAX_PER_NAME) list.push(value);
+}
+
+function add<T>(list: T[], item: T, max = MAX_LIST): void {
+  if (list.length < max) list.push(item);
+}
+
+/** The element's attributes without those longer than MAX_VALUE (left out, as if absent); the same object when none is. */
+function bounded(attribs: Attribs): Attribs {
+  for (const name in attribs) {
+    if (attribs[name]!.length > MAX_VALUE) return Object.fromEntries(Object.entries(attribs).filter(([, value]) => value.length <= MAX_VALUE));
+  }
+  return attribs;
 }

@@ -71,11 +71,20 @@ export interface DateOptions {
   readonly keepOffset?: boolean;
 }
 
+/**
+ * How much of a value is searched for a date: a byline's text is captured up to 600 characters; a longer value (a
+ * hostile `<meta content>` or JSON-LD string) is read no further, as each of the patterns would search it.
+ */
+const MAX_DATE_TEXT = 1000;
+
+/** The value as the patterns read it. `Etc/GMT` is the tz database's spelling of GMT. */
+const dateText = (value: string): string =>
+  value.slice(0, MAX_DATE_TEXT).replace(/\s+/g, ' ').replace(/\betc\//i, '').trim();
+
 /** ISO 8601 (UTC unless `keepOffset`), or undefined for anything that is not clearly a date. */
 export function parseDate(value: string | number, options: DateOptions = {}): string | undefined {
   if (typeof value === 'number') return fromEpoch(value);
-  // `Etc/GMT` is the tz database's spelling of GMT.
-  const text = value.replace(/\s+/g, ' ').replace(/\betc\//i, '').trim();
+  const text = dateText(value);
   if (text === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(text)) return fromDigits(text);
   return fromText(text, options.keepOffset === true);
@@ -84,7 +93,7 @@ export function parseDate(value: string | number, options: DateOptions = {}): st
 /** The day and clock time a date-time is written with (`2020-07-09T07:26:05`), and whether it writes its zone;
  *  undefined for a date without a time and for epoch numbers. */
 export function writtenTime(value: string): { local: string; zoned: boolean } | undefined {
-  const text = value.replace(/\s+/g, ' ').replace(/\betc\//i, '').trim();
+  const text = dateText(value);
   if (/^\d+(\.\d+)?$/.test(text)) return undefined;
   for (const [pattern, read] of PATTERNS) {
     const match = pattern.exec(text);

@@ -3,6 +3,14 @@
  * DOM is built). Rules never look at the markup again, so each selector a rule needs has a slot here.
  */
 
+/**
+ * A value longer than this is no title, description, name, date or address a reader would take, and the field rules
+ * read each value several times over: attribute values and JSON-LD strings past it are left out, as if absent. Long
+ * descriptions run to ~2 000 characters; what runs longer is configuration (JSON in a `<meta content>`, 10–90 kB)
+ * or a `data:` URL, which no field reads.
+ */
+export const MAX_VALUE = 8192;
+
 /** Texts captured by class, id, rel or position: metascraper's selector fallbacks, precomputed. */
 export const TEXT_KEYS = [
   'h1', // <h1>

@@ -3,6 +3,7 @@
  * path lookups that walk through arrays, the way schema.org data is written in practice.
  */
 import { withinDepth } from '../json.ts';
+import { MAX_VALUE } from './facts.ts';
 
 export type Json = string | number | boolean | null | Json[] | JsonObject;
 export interface JsonObject {
@@ -111,25 +112,28 @@ export function valuesAt(ld: JsonLd, node: Json | undefined, path: readonly stri
   return out;
 }
 
+/** A string within MAX_VALUE; a longer one is read as absent. */
+const bounded = (text: string): string | undefined => (text.length > MAX_VALUE ? undefined : text);
+
 /** A string a reader would see for a value: the string itself, a number, or an object's `name`. */
 export function asText(value: Json): string | undefined {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return bounded(value);
   if (typeof value === 'number') return String(value);
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const name = value['name'];
-    if (typeof name === 'string') return name;
+    if (typeof name === 'string') return bounded(name);
   }
   return undefined;
 }
 
 /** A URL-ish value: a string, or an ImageObject/MediaObject's `url` / `contentUrl`. */
 export function asUrl(value: Json): string | undefined {
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return bounded(value);
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     for (const key of ['url', 'contentUrl']) {
       const url = value[key];
-      if (typeof url === 'string') return url;
-      if (Array.isArray(url) && typeof url[0] === 'string') return url[0];
+      if (typeof url === 'string') return bounded(url);
+      if (Array.isArray(url) && typeof url[0] === 'string') return bounded(url[0]);
     }
   }
   return undefined;

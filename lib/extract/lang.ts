@@ -22,7 +22,8 @@ const ALIASES: Readonly<Record<string, string>> = {
 
 /** `en-US`, `en_US`, `EN`, `eng`, `en-US,en;q=0.9` → `en`; anything that is not a language → undefined. */
 export function normaliseLang(value: string): string | undefined {
-  const first = value.trim().toLowerCase().split(/[,;\s]/)[0] ?? '';
+  // Only the first tag counts: what follows it is not read (a hostile value may run to thousands of characters).
+  const first = /^[^,;\s]*/.exec(value.trimStart().slice(0, 64))![0].toLowerCase();
   const primary = first.split(/[-_]/)[0] ?? '';
   const code = ALIASES[primary] ?? primary;
   return ISO_639_1.has(code) ? code : undefined;

@@ -75,7 +75,9 @@ test('feeding yields to the event loop and stops when its signal aborts', async 
 });
 
 test('a surrogate pair split by a slice boundary reaches the handler whole', async () => {
-  const title = `${'a'.repeat(16_383 - '<title>'.length)}😀`;
-  const facts = await readFacts(`<title>${title}</title>`, 'https://example.com/');
-  assert.equal(facts.title, title);
+  // JSON-LD text is kept whole (a title would be cut at 600 characters): 😀 straddles the first slice's end.
+  const open = '<script type="application/ld+json">';
+  const text = `"${'a'.repeat(16_383 - open.length - 1)}😀"`;
+  const facts = await readFacts(`${open}${text}</script>`, 'https://example.com/');
+  assert.equal(facts.jsonldBlocks[0], text);
 });

@@ -8,6 +8,12 @@ import { normaliseText, textKey } from '../text.ts';
 import { looksLikeUrl } from '../url.ts';
 
 const MAX_LENGTH = 128;
+/**
+ * A candidate longer than this holds no name of MAX_LENGTH however its spaces and entities collapse: it is dropped
+ * before the rules below read it (several times each), so a page of long hostile bylines costs them nothing.
+ */
+const MAX_RAW = 8 * MAX_LENGTH;
+const short = (raw: string): boolean => raw.length <= MAX_RAW;
 
 /** Page furniture that class-name rules pick up next to bylines ("0 comments", "Share", "Sponsored"). */
 const FURNITURE =
@@ -42,7 +48,7 @@ const ldAuthors =
       const names = ldValues(ctx, 'author', [node])
         .filter((value) => isOrganization(value) === organizations)
         .map(asText)
-        .filter((v): v is string => v !== undefined && normaliseText(v) !== '' && !looksLikeUrl(normaliseText(v)));
+        .filter((v): v is string => v !== undefined && short(v) && normaliseText(v) !== '' && !looksLikeUrl(normaliseText(v)));
       if (names.length > 0) return joinNames(names);
     }
     return undefined;
@@ -73,8 +79,8 @@ const BYLINES: readonly Rule[] = [
   strict(notDate(text('byline'))),
   // A creator handle equal to the site's handle is the brand's account, not a person.
   (ctx) => {
-    const site = new Set(metaValues(ctx.facts, 'twitter:site').map(textKey));
-    return metaValues(ctx.facts, 'twitter:creator').filter((handle) => !site.has(textKey(handle)));
+    const site = new Set(metaValues(ctx.facts, 'twitter:site').filter(short).map(textKey));
+    return metaValues(ctx.facts, 'twitter:creator').filter((handle) => short(handle) && !site.has(textKey(handle)));
   },
 ];
 
@@ -89,7 +95,7 @@ const siteNamed =
   (rule: Rule, site: boolean): Rule =>
   (ctx) => {
     const names = siteNames(ctx);
-    return asList(rule(ctx)).filter((raw) => names.has(textKey(unprefixed(raw))) === site);
+    return asList(rule(ctx)).filter((raw) => short(raw) && names.has(textKey(unprefixed(raw))) === site);
   };
 
 export const author: FieldSpec = {
@@ -114,5 +120,5 @@ export const author: FieldSpec = {
 /** The names the site goes by: an author equal to one is the site, not a person. */
 const siteNames = perPage(
   (ctx): ReadonlySet<string> =>
-    new Set([...metaValues(ctx.facts, 'og:site_name'), ...metaValues(ctx.facts, 'application-name')].map(textKey).filter(Boolean)),
+    new Set([...metaValues(ctx.facts, 'og:site_name'), ...metaValues(ctx.facts, 'application-name')].filter(short).map(textKey).filter(Boolean)),
 );
