@@ -43,7 +43,8 @@ export function createS3CacheStore(settings: S3Settings): CacheStore {
             Bucket: bucket,
             Key: objectKey(key),
             Body: encodeEntry(entry),
-            ContentType: 'application/json; charset=utf-8',
+            // A line of JSON, then the answer's body (lib/cache/entry.ts).
+            ContentType: 'text/plain; charset=utf-8',
           }),
         );
       } catch (error) {

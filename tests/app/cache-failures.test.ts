@@ -113,9 +113,12 @@ describe('failed answers and the cache', () => {
       assert.equal(files.length > 0, true);
       for (const file of files) {
         const path = join(service.cacheDir, file);
-        const stored = JSON.parse(await readFile(path, 'utf8'));
+        // An entry is a line of JSON, then the body (lib/cache/entry.ts).
+        const raw = await readFile(path, 'utf8');
+        const end = raw.indexOf('\n');
+        const stored = JSON.parse(raw.slice(0, end)) as { createdAt: number };
         stored.createdAt -= 2 * 60_000;
-        await writeFile(path, JSON.stringify(stored));
+        await writeFile(path, `${JSON.stringify(stored)}${raw.slice(end)}`);
       }
       // A second instance has no copy in memory: it reads the aged entry.
       const cold = await startService({ cacheDir: service.cacheDir });

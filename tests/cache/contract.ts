@@ -38,6 +38,14 @@ export function cacheStoreContract(name: string, make: () => StoreUnderTest | Pr
       assert.deepEqual(await store.get(key), entry);
     });
 
+    test('a body with line breaks (an embedded Markdown field) round-trips whole', async () => {
+      const { store } = await make();
+      const key = freshKey();
+      const entry = sampleEntry('# Title\n\nA line.\r\n{"v":2}\n');
+      await store.set(key, entry);
+      assert.deepEqual(await store.get(key), entry);
+    });
+
     test('an embed redirect (302, empty body) round-trips with its headers', async () => {
       const { store } = await make();
       const key = freshKey();
@@ -107,10 +115,13 @@ export function cacheStoreContract(name: string, make: () => StoreUnderTest | Pr
         await under.writeRaw(key, Buffer.isBuffer(changed) ? changed : Buffer.from(changed));
         return under.store.get(key);
       };
+      // An entry is a line of JSON, then the body (lib/cache/entry.ts); `fn` edits both as one object.
       const edit = (fn: (stored: Record<string, unknown>) => void) => (raw: string) => {
-        const stored = JSON.parse(raw) as Record<string, unknown>;
+        const end = raw.indexOf('\n');
+        const stored = { ...(JSON.parse(raw.slice(0, end)) as Record<string, unknown>), body: raw.slice(end + 1) };
         fn(stored);
-        return JSON.stringify(stored);
+        const { body, ...head } = stored;
+        return `${JSON.stringify(head)}\n${String(body)}`;
       };
 
       test('garbage bytes', async () => {
@@ -118,6 +129,9 @@ export function cacheStoreContract(name: string, make: () => StoreUnderTest | Pr
       });
       test('an empty file or object', async () => {
         assert.equal(await damage(() => ''), undefined);
+      });
+      test('an unchanged entry reads back (the edits below change only what they name)', async () => {
+        assert.deepEqual(await damage(edit(() => undefined)), sampleEntry());
       });
       test('truncated JSON', async () => {
         assert.equal(await damage((raw) => raw.slice(0, Math.floor(raw.length / 2))), undefined);
@@ -129,7 +143,9 @@ export function cacheStoreContract(name: string, make: () => StoreUnderTest | Pr
         assert.equal(await damage(edit((stored) => void (stored.sha256 = '0'.repeat(64)))), undefined);
       });
       test('another format version', async () => {
-        assert.equal(await damage(edit((stored) => void (stored.v = 2))), undefined);
+        // Version 1 held the body as a JSON string in the object.
+        assert.equal(await damage((raw) => JSON.stringify({ ...JSON.parse(raw.slice(0, raw.indexOf('\n'))), v: 1, body: raw.slice(raw.indexOf('\n') + 1) })), undefined);
+        assert.equal(await damage(edit((stored) => void (stored.v = 3))), undefined);
       });
       test('fields of the wrong type', async () => {
         for (const [field, value] of [
