@@ -32,7 +32,7 @@ import { lowerCaseNames, withStandardHeaders } from './http/headers.ts';
 import { isForwardedHeader } from './http/forwarded-headers.ts';
 import { createRequestParser } from './http/parse-request.ts';
 import { createPlayground } from './http/playground/index.ts';
-import { errorResponse, json } from './http/respond.ts';
+import { errorResponse, jsonInSlices } from './http/respond.ts';
 import { embedAnswer } from './embed/index.ts';
 import { createStorage, type Storage } from './storage/index.ts';
 import { sweepInterval, sweepPeriodically } from './storage/sweep.ts';
@@ -134,7 +134,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       if (options.filter) envelope.data = pickPaths(envelope.data, options.filter);
       const headers: Record<string, string> = { 'x-fetch-mode': mode };
       if (loadMs !== undefined) headers['x-fetch-time'] = `${Math.round(loadMs)}ms`;
-      if (!options.embed) return { answer: json(200, envelope, headers) };
+      if (!options.embed) return { answer: await jsonInSlices(200, envelope, headers) };
       const embedDeps = { ...proxyDeps, target: url, outbound, maxBytes: config.embedProxyMaxBytes, budget, timings };
       const answer = await budget.race(embedAnswer(envelope, { ...options, embed: options.embed }, headers, embedDeps), timeUp(options.timeout));
       return { answer };

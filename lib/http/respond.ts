@@ -3,6 +3,7 @@ import { GlanceError, isGlanceError } from '../errors.ts';
 import type { Data } from '../data/fields.ts';
 import type { ApiResponse } from './types.ts';
 import { getPath } from './data-paths.ts';
+import { stringifyInSlices } from './json-slices.ts';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 /** Seconds a caller answered EBUSY should wait: about one render. */
@@ -20,6 +21,13 @@ export const json = (statusCode: number, payload: unknown, headers: Record<strin
   statusCode,
   headers: { 'content-type': JSON_TYPE, ...headers },
   body: JSON.stringify(payload),
+});
+
+/** `json` for a page's answer, which rule values can make megabytes long: written in slices (lib/http/json-slices.ts). */
+export const jsonInSlices = async (statusCode: number, payload: unknown, headers: Record<string, string> = {}): Promise<ApiResponse> => ({
+  statusCode,
+  headers: { 'content-type': JSON_TYPE, ...headers },
+  body: await stringifyInSlices(payload),
 });
 
 /**

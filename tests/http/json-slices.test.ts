@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { stringifyInSlices } from '../../lib/http/json-slices.ts';
+
+const long = (unit: string, chars: number) => unit.repeat(Math.ceil(chars / unit.length)).slice(0, chars);
+
+test('the text is JSON.stringify\'s, for values large enough to be written in slices', async () => {
+  // 😀 at every position around a piece's end (64 Ki characters): a pair is never cut, a lone half stays escaped.
+  const pairs = Array.from({ length: 4 }, (_, shift) => `${'a'.repeat(65_535 - shift)}😀${long('b\n"\\', 70_000)}`);
+  const lone = `${'a'.repeat(65_535)}\ud83d${'c'.repeat(70_000)}\ude00`;
+  const date = new Date(0);
+  const values: unknown[] = [
+    { status: 'success', data: { x: [long('# Title\n\n"quoted" \\ \t\u0001 ', 200_000), null, 1.5, true], y: pairs, z: lone } },
+    { big: long('x', 100_000), skip: undefined, fn: () => 1, nan: Number.NaN, inf: -Infinity, date, nested: { a: [undefined, () => 1, Symbol('s')] } },
+    [long('é', 80_000), [], {}, [[[]]], { '': '', 'quote"key': 1, 10: 'ten', 2: 'two' }],
+    Object.assign(Object.create(null) as object, { big: long('y', 90_000), n: 0 }),
+    Array.from({ length: 50_000 }, (_, i) => ({ i, s: `item ${i}` })),
+  ];
+  for (const value of values) assert.equal(await stringifyInSlices(value), JSON.stringify(value));
+});
+
+test('small answers are written in one call, exactly as JSON.stringify writes them', async () => {
+  for (const value of [{ status: 'success', data: { title: 'A "page"' } }, 'text', 1, null, [1, undefined]]) {
+    assert.equal(await stringifyInSlices(value), JSON.stringify(value));
+  }
+});
+
+test('a large answer gives the event loop back while it is written', async () => {
+  const value = { data: { x: Array.from({ length: 60 }, () => long('line\n"quoted"\\ ', 100_000)) } };
+  // Written in one call (or only in promise continuations), it would be done before this callback ran.
+  let loopTurned = false;
+  setImmediate(() => (loopTurned = true));
+  const text = await stringifyInSlices(value);
+  assert.equal(loopTurned, true, 'the event loop ran while 6 M characters were written');
+  assert.equal(text, JSON.stringify(value));
+});
