@@ -70,6 +70,11 @@ export class BrowserHost {
   #closing = false;
   /** Browsers closing now (a dedicated one closes after its page's release): shutdown waits for them too. */
   readonly #stopping = new Set<Promise<void>>();
+  /** The same browsers, and those being launched: kill() ends them too. */
+  readonly #closingNow = new Set<Browser>();
+  readonly #launching = new Set<Promise<Browser>>();
+  /** Set by kill(): a launch that completes after it is ended at once. */
+  #killed = false;
   readonly #drained: Array<() => void> = [];
 
   constructor(settings: BrowserHostSettings) {
@@ -178,17 +183,11 @@ export class BrowserHost {
    */
   async kill(): Promise<void> {
     this.#closing = true;
-    const launching = await this.#running?.catch(() => undefined);
-    const running = new Set([...this.#alive, ...(launching ? [launching] : [])]);
-    await Promise.all(
-      [...running].map(async ({ browser }) => {
-        const child = browser.process();
-        if (!child || child.exitCode !== null || child.signalCode !== null) return;
-        const exited = once(child, 'exit');
-        child.kill('SIGKILL');
-        await exited;
-      }),
-    );
+    this.#killed = true;
+    // Launches in flight (the shared browser's, or a dedicated one's in single-process mode) are waited for.
+    const launched = await Promise.all([...this.#launching].map((launch) => launch.catch(() => undefined)));
+    const browsers = new Set([...[...this.#alive].map((running) => running.browser), ...this.#closingNow, ...launched]);
+    await Promise.all([...browsers].map((browser) => browser && reap(browser)));
   }
 
   /** Closes the browser now (pages in flight fail); the next call launches a new one. */
@@ -225,11 +224,20 @@ export class BrowserHost {
   }
 
   async #start(proxyUrl: string, proxy: GuardedProxy | undefined): Promise<Running> {
+    if (this.#killed) throw shuttingDown();
     let browser: Browser;
+    const launch = launchChromium({ ...this.#settings, proxyUrl });
+    this.#launching.add(launch);
     try {
-      browser = await launchChromium({ ...this.#settings, proxyUrl });
+      browser = await launch;
     } catch (error) {
       throw new GlanceError('EFATAL', `The browser could not start: ${(error as Error).message}`, { cause: error });
+    } finally {
+      this.#launching.delete(launch);
+    }
+    if (this.#killed) {
+      await reap(browser);
+      throw shuttingDown();
     }
     const running: Running = { browser, proxy, pages: 0, leased: 0, retired: false, failures: 0, probing: undefined, session: undefined, stopped: undefined };
     this.#alive.add(running);
@@ -257,12 +265,14 @@ export class BrowserHost {
     const stopped = (running.stopped = (async () => {
       running.retired = true;
       this.#alive.delete(running);
+      this.#closingNow.add(running.browser);
       const current = this.#running;
       if (current && (await current.catch(() => undefined)) === running && this.#running === current) this.#running = undefined;
       const { browser, proxy } = running;
       if (browser.connected) await Budget.cap(browser.close().catch(() => undefined), BROWSER_CLOSE_MS, undefined);
       // A browser whose connection died, or that would not close, may still be running: make sure it goes.
-      browser.process()?.kill('SIGKILL');
+      await reap(browser);
+      this.#closingNow.delete(browser);
       await proxy?.close();
       this.#checkDrained();
     })());
@@ -275,4 +285,13 @@ export class BrowserHost {
     if ([...this.#alive].some((running) => running.leased > 0)) return;
     for (const resolve of this.#drained.splice(0)) resolve();
   }
+}
+
+/** Kills the browser's process and resolves once it has exited (and so been reaped by Node). */
+async function reap(browser: Browser): Promise<void> {
+  const child = browser.process();
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGKILL');
+  await exited;
 }

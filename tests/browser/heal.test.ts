@@ -305,3 +305,36 @@ describe('recycling and shutdown', () => {
     assert.equal(await codeOf(renderer.getBrowser()), 'EBUSY');
   });
 });
+
+describe('killing the host (its worker is about to be ended, and nobody would reap its browsers after)', () => {
+  const hostOf = (env: Record<string, string> = {}) => {
+    const config = loadConfig({ GLANCE_ALLOW_HOSTS: '127.0.0.1', ...env });
+    return new BrowserHost({ chromium: config.chromium, policy: config.policy, extraArgs: TEST_ARGS });
+  };
+  const newChildren = (before: Set<number>) => [...chromiumChildren()].filter((pid) => !before.has(pid));
+
+  test('a dedicated browser still being launched (single-process mode) is ended and reaped before kill() resolves', { timeout: 30_000 }, async () => {
+    const before = chromiumChildren();
+    const host = hostOf({ GLANCE_CHROMIUM_MODE: 'single' });
+    // Its page's proxy: the browser is only launched with it here, never asked to load anything.
+    const leasing = host.lease('http://127.0.0.1:9');
+    await host.kill();
+    assert.deepEqual(newChildren(before), [], 'no browser of it left, not even unreaped');
+    assert.equal(await codeOf(leasing), 'EBUSY');
+    assert.equal(await codeOf(host.lease('http://127.0.0.1:9')), 'EBUSY', 'and none launched after');
+  });
+
+  test('a browser that is closing, and would not answer its close, is ended and reaped too', { timeout: 30_000 }, async () => {
+    const before = chromiumChildren();
+    const host = hostOf();
+    const browser = await host.getBrowser();
+    // Its close is never answered: the host would wait BROWSER_CLOSE_MS before it ends the process itself.
+    browser.close = () => new Promise<void>(() => undefined);
+    const closing = host.closeBrowser();
+    // The next browser is the current one now: the closing one is only closing.
+    assert.notEqual(await host.getBrowser(), browser);
+    await host.kill();
+    assert.deepEqual(newChildren(before), []);
+    await closing;
+  });
+});
