@@ -1,6 +1,6 @@
 /**
  * Part: soak. The real local service process (`functions/local.ts`, as `npm start` runs it) under mixed traffic at
- * concurrency 4 for SOAK_MINUTES (default 15; 1 in smoke mode): metadata, cache hits, screenshots, overlays, PDFs,
+ * concurrency 4 for SOAK_MINUTES (default 15; a quarter of one in smoke mode): metadata, cache hits, screenshots, overlays, PDFs,
  * refused targets and targets that fail. Every answer must be the expected one (0 errors), and node's memory, the
  * browser's memory and the disk under the service's folders are sampled to show they stay flat or bounded.
  *   SOAK_MINUTES=15 ./node_modules/.bin/node --import tsx bench/soak.ts [--smoke]
@@ -56,7 +56,7 @@ function pick(random: number): (typeof MIX)[number] {
 }
 
 export const soak: Part = async ({ smoke, log }) => {
-  const minutes = smoke ? 1 : Number(process.env['SOAK_MINUTES'] ?? 15);
+  const minutes = smoke ? 0.25 : Number(process.env['SOAK_MINUTES'] ?? 15);
   const site = createHttpServer((req, res) => {
     if (req.url === '/img.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
     const n = Number(/^\/page\/(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
