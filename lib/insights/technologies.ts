@@ -9,6 +9,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Items } from 'wappalyzer-core';
+import { boundedHtml } from './signals.ts';
 
 export interface PageSignals {
   readonly url: string;
@@ -95,20 +96,6 @@ function itemsOf(page: PageSignals): Items {
   };
 }
 
-/**
- * What the rules read, bounded (issue 24): each rule is a regular expression run once per value, so the work is the
- * rules times the characters they are given, and the `html` rules' bounded quantifiers (`<link[^>]{0,250}
- * href=[^>]{1,250}…`) cost up to a few hundred steps a character on markup written against them. They look for what a
- * page's markup says about its makers — a generator comment, framework markers on the root elements, class names and
- * paths of a theme, a widget's tag near the end of the body — so they get the document's first and last lines, each
- * cut at 2 000 characters as Wappalyzer's own driver cuts them (it keeps the first and last 1 500), and at most
- * START_CHARS and END_CHARS of them; the `<script src>` and `<meta>` the page declares anywhere come from its facts,
- * each value cut.
- */
-const LINES = 1500;
-const LINE_CHARS = 2000;
-const START_CHARS = 128 * 1024;
-const END_CHARS = 32 * 1024;
 /** Longer URLs, header values and meta contents hold nothing a fingerprint names past their start. */
 const MAX_VALUE_CHARS = 2048;
 /** Values of one meta name: a page repeats a name to no purpose a fingerprint reads. */
@@ -116,35 +103,3 @@ const MAX_VALUES = 8;
 
 const cut = (value: string, chars = MAX_VALUE_CHARS): string => (value.length > chars ? value.slice(0, chars) : value);
 
-/**
- * Lines of `html` between `from` and `to`, read from the first (or, `backwards`, from the last), each cut at
- * LINE_CHARS, up to LINES of them and `chars` characters in all; `stop` is where reading forwards stopped.
- */
-function readLines(html: string, from: number, to: number, chars: number, backwards: boolean): { lines: string[]; stop: number } {
-  const read: string[] = [];
-  let [low, high, left] = [from, to, chars];
-  while (read.length < LINES && left > 0 && low < high) {
-    const width = Math.min(LINE_CHARS, left);
-    let line: string;
-    if (backwards) {
-      const newline = html.lastIndexOf('\n', high - 1);
-      const start = newline < low ? low : newline + 1;
-      line = html.slice(start, Math.min(high, start + width));
-      high = Math.max(low, newline);
-    } else {
-      const newline = html.indexOf('\n', low);
-      const end = newline === -1 || newline >= high ? high : newline;
-      line = html.slice(low, Math.min(end, low + width));
-      low = Math.min(high, end + 1);
-    }
-    read.push(line);
-    left -= line.length + 1;
-  }
-  return { lines: backwards ? read.reverse() : read, stop: low };
-}
-
-function boundedHtml(html: string): string {
-  const start = readLines(html, 0, html.length, START_CHARS, false);
-  const end = readLines(html, start.stop, html.length, END_CHARS, true);
-  return [...start.lines, ...end.lines].join('\n');
-}

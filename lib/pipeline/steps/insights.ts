@@ -2,6 +2,7 @@
  * `insights.technologies` as `data.insights = { technologies }` (lib/insights), matched in a worker (lib/work/): a
  * few hundred regular expressions over what the page's author wrote, within the request's budget.
  */
+import { boundedHtml } from '../../insights/signals.ts';
 import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
 import type { Step } from '../context.ts';
 import { parsedPage } from '../parsed.ts';
@@ -20,7 +21,8 @@ export const insights: Step = {
               'technologies',
               {
                 url: page.url,
-                html: page.content.kind === 'html' ? page.content.html : '',
+                // Only what the rules read goes to the worker: a 10 MB page is not copied there whole.
+                html: page.content.kind === 'html' ? boundedHtml(page.content.html) : '',
                 headers: page.headers,
                 cookies: page.cookies ?? {},
                 scriptSrcs: facts?.scriptSrcs ?? [],
