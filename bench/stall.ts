@@ -235,7 +235,7 @@ export const stall: Part = async ({ smoke, log }) => {
     tables: [table],
     targets,
     notes: [
-      'Each case runs in a fresh service (`node --import tsx functions/local.ts`, cache off); a benign request of the same feature goes first unless the first use is the case.',
+      'Each case runs in a fresh service (`node --import tsx functions/local.ts`, its answers cached on disk as by default); a benign request of the same feature goes first unless the first use is the case.',
       `A hostile request still unanswered ${GIVE_UP_MS / 1000} s after its timeout is given up on, and its service killed.`,
     ],
   };

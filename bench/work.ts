@@ -75,7 +75,7 @@ export const work: Part = async ({ smoke, log }) => {
   const targets = pages.map((_, i) => `${site.url}/p/${i}`);
   const trees: [string, string][] = [['this checkout', HERE], ...(base ? [['base', base] as [string, string]] : [])];
   const services = new Map<string, TreeService>();
-  const rounds = smoke ? 1 : 3;
+  const rounds = smoke ? 1 : 7;
   const seconds = smoke ? 2 : 10;
   const rates = new Map<string, number[]>();
   const failures = new Map<string, number>();
