@@ -1,97 +1,159 @@
 /**
  * JSON.stringify in slices, for answers large enough to hold the event loop: rule values run to 5 M characters, and
  * a string with line breaks and quotes to escape is written at ~200 MB/s, so a 4 MB answer held every other request
- * ~20 ms in one call (bench/stall.ts). The same text as JSON.stringify, built from the values one at a time (a long
- * string a piece at a time), giving the loop back between them (lib/time/slices.ts).
+ * ~20 ms in one call (bench/stall.ts). The same text as JSON.stringify: runs of small members are written by it, a
+ * few kilobytes at a time, under their own keys (so `toJSON` sees the key it would); a long string a piece at a time;
+ * the loop given back between them (lib/time/slices.ts).
  */
 import { slices } from '../time/slices.ts';
 
-/** Below this many characters of strings an answer is written in one call: well under a millisecond. */
-const SMALL = 64 * 1024;
+/** Characters (of strings and keys, and one per value) written in one call: well under a millisecond. */
+const SMALL = 4 * 1024;
 /** Characters of one string written per step. */
 const PIECE = 64 * 1024;
 
 type Pause = () => Promise<void> | undefined;
 
-/** JSON.stringify(value), exactly, without holding the event loop for more than a slice at a time. */
-export async function stringifyInSlices(value: unknown): Promise<string> {
-  if (weightBelow(value, SMALL)) return JSON.stringify(value);
-  const out: string[] = [];
-  await write(value, out, slices());
-  return out.join('');
+interface Writer {
+  readonly out: string[];
+  readonly pause: Pause;
+  /** The arrays and objects being written, outermost first: one met again is a cycle, as JSON.stringify says. */
+  readonly open: Set<object>;
 }
 
-/** Whether the strings and keys in `value` hold fewer than `limit` characters; stops counting once they do not. */
-function weightBelow(value: unknown, limit: number): boolean {
-  let left = limit;
+/** JSON.stringify(value), exactly, without holding the event loop for more than a slice at a time. */
+export async function stringifyInSlices(value: unknown): Promise<string> {
+  if (weight(value, SMALL) !== undefined) return JSON.stringify(value);
+  const writer: Writer = { out: [], pause: slices(), open: new Set() };
+  // The top-level value is written as the member '' of a holder, as JSON.stringify writes it.
+  if (!(await writeMember(writer, '', value))) return JSON.stringify(value);
+  return writer.out.join('');
+}
+
+/** The characters `value` would take to write, roughly; undefined once past `limit` (counting stops there). */
+function weight(value: unknown, limit: number): number | undefined {
+  if (typeof value !== 'object' || value === null) {
+    const used = typeof value === 'string' ? value.length + 2 : 1;
+    return used > limit ? undefined : used;
+  }
+  let used = 0;
   const stack: unknown[] = [value];
   while (stack.length > 0) {
     const item = stack.pop();
-    left -= 1;
-    if (typeof item === 'string') left -= item.length;
-    else if (Array.isArray(item)) for (const member of item) stack.push(member);
-    else if (isPlainObject(item)) {
-      for (const key of Object.keys(item)) {
-        left -= key.length;
-        stack.push(item[key]);
+    used += typeof item === 'string' ? item.length + 2 : 1;
+    if (typeof item === 'object' && item !== null) {
+      for (const key of Array.isArray(item) ? item.keys() : Object.keys(item)) {
+        used += typeof key === 'string' ? key.length + 3 : 1;
+        if (used > limit) return undefined;
+        stack.push((item as Record<string | number, unknown>)[key]);
       }
     }
-    if (left < 0) return false;
+    if (used > limit) return undefined;
   }
+  return used;
+}
+
+const hasToJSON = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && typeof (value as { toJSON?: unknown }).toJSON === 'function';
+
+/** `value` as JSON.stringify reads it under `key`: after its toJSON, boxed primitives unboxed. */
+function resolved(key: string, value: unknown): unknown {
+  const own = hasToJSON(value) || typeof value === 'bigint' ? (value as { toJSON?: (key: string) => unknown }).toJSON : undefined;
+  const next = typeof own === 'function' ? own.call(value, key) : value;
+  return next instanceof Number || next instanceof String || next instanceof Boolean || next instanceof BigInt ? next.valueOf() : next;
+}
+
+/** Writes the member `key` of some holder, its value after toJSON; false when JSON.stringify would leave it out. */
+async function writeMember(writer: Writer, key: string, raw: unknown): Promise<boolean> {
+  const value = resolved(key, raw);
+  if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return false;
+  if (typeof value === 'string' && value.length > PIECE) await writeString(writer, value);
+  else if (typeof value !== 'object' || value === null) writer.out.push(JSON.stringify(value));
+  else {
+    if (writer.open.has(value)) throw new TypeError('Converting circular structure to JSON');
+    writer.open.add(value);
+    if (Array.isArray(value)) await writeArray(writer, value);
+    else await writeObject(writer, value as Record<string, unknown>);
+    writer.open.delete(value);
+  }
+  await step(writer);
   return true;
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => {
-  if (typeof value !== 'object' || value === null) return false;
-  const proto = Object.getPrototypeOf(value) as unknown;
-  // An object with toJSON (a Date) is written as JSON.stringify writes it, in one call.
-  return (proto === Object.prototype || proto === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
-};
-
-/** What JSON.stringify leaves out of an object (and writes as null in an array). */
-const isOmitted = (value: unknown): boolean => value === undefined || typeof value === 'function' || typeof value === 'symbol';
-
-async function write(value: unknown, out: string[], pause: Pause): Promise<void> {
-  if (typeof value === 'string' && value.length > PIECE) return writeString(value, out, pause);
-  if (Array.isArray(value)) {
-    out.push('[');
-    for (let i = 0; i < value.length; i++) {
-      if (i > 0) out.push(',');
-      const item: unknown = value[i];
-      if (isOmitted(item)) out.push('null');
-      else await write(item, out, pause);
-    }
-    out.push(']');
-  } else if (isPlainObject(value)) {
-    out.push('{');
-    let first = true;
-    for (const key of Object.keys(value)) {
-      const item = value[key];
-      if (isOmitted(item)) continue;
-      out.push(first ? '' : ',', JSON.stringify(key), ':');
-      first = false;
-      await write(item, out, pause);
-    }
-    out.push('}');
-  } else {
-    out.push(JSON.stringify(value));
-  }
-  const wait = pause();
+/** Gives the event loop back when this slice has held it long enough. */
+async function step(writer: Writer): Promise<void> {
+  const wait = writer.pause();
   if (wait) await wait;
 }
 
-async function writeString(text: string, out: string[], pause: Pause): Promise<void> {
-  out.push('"');
+async function writeArray(writer: Writer, array: readonly unknown[]): Promise<void> {
+  writer.out.push('[');
+  for (let i = 0; i < array.length; ) {
+    if (i > 0) writer.out.push(',');
+    // A run of small items in one call; an item with its own toJSON alone, as it must see its own index.
+    let end = i;
+    for (let used = 0; end < array.length && !hasToJSON(array[end]); end++) {
+      const size = weight(array[end], SMALL - used);
+      if (size === undefined) break;
+      used += size;
+    }
+    if (end > i) {
+      writer.out.push(JSON.stringify(array.slice(i, end)).slice(1, -1));
+      i = end;
+      await step(writer);
+    } else {
+      if (!(await writeMember(writer, String(i), array[i]))) writer.out.push('null');
+      i += 1;
+    }
+  }
+  writer.out.push(']');
+}
+
+async function writeObject(writer: Writer, object: Record<string, unknown>): Promise<void> {
+  const keys = Object.keys(object);
+  writer.out.push('{');
+  let written = false;
+  for (let i = 0; i < keys.length; ) {
+    // A run of small members in one call, under their own keys (integer-like keys come first in both objects).
+    const run: Record<string, unknown> = {};
+    let end = i;
+    for (let used = 0; end < keys.length; end++) {
+      const size = weight(object[keys[end]!], SMALL - used);
+      if (size === undefined) break;
+      used += size + keys[end]!.length;
+      run[keys[end]!] = object[keys[end]!];
+    }
+    if (end > i) {
+      const text = JSON.stringify(run).slice(1, -1);
+      if (text !== '') {
+        writer.out.push(written ? ',' : '', text);
+        written = true;
+      }
+      i = end;
+      await step(writer);
+      continue;
+    }
+    const key = keys[i]!;
+    const at = writer.out.length;
+    writer.out.push(written ? ',' : '', JSON.stringify(key), ':');
+    if (await writeMember(writer, key, object[key])) written = true;
+    else writer.out.length = at;
+    i += 1;
+  }
+  writer.out.push('}');
+}
+
+async function writeString(writer: Writer, text: string): Promise<void> {
+  writer.out.push('"');
   for (let start = 0; start < text.length; ) {
     let end = Math.min(start + PIECE, text.length);
     // A surrogate pair is written as itself, a lone half as an escape: a piece never ends between the two.
     if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))) end -= 1;
-    out.push(JSON.stringify(text.slice(start, end)).slice(1, -1));
+    writer.out.push(JSON.stringify(text.slice(start, end)).slice(1, -1));
     start = end;
-    const wait = pause();
-    if (wait) await wait;
+    await step(writer);
   }
-  out.push('"');
+  writer.out.push('"');
 }
 
 const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;

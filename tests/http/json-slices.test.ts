@@ -15,8 +15,27 @@ test('the text is JSON.stringify\'s, for values large enough to be written in sl
     [long('é', 80_000), [], {}, [[[]]], { '': '', 'quote"key': 1, 10: 'ten', 2: 'two' }],
     Object.assign(Object.create(null) as object, { big: long('y', 90_000), n: 0 }),
     Array.from({ length: 50_000 }, (_, i) => ({ i, s: `item ${i}` })),
+    [long('z', 70_000), ...Array.from({ length: 300_000 }, (_, i) => i % 7)],
+    // toJSON as JSON.stringify calls it: with the member's own key, once, its result left out or written null alike.
+    {
+      big: long('x', 100_000),
+      gone: { toJSON: () => undefined },
+      nulls: [{ toJSON: () => undefined }, () => 1],
+      array: Object.assign([1, 2], { toJSON: () => 'A' }),
+      key: { toJSON: (key: string) => `under ${key}` },
+      nested: [long('y', 70_000), { toJSON: (key: string) => `at ${key}` }, { inner: { toJSON: (key: string) => key } }],
+      boxed: [Object('s'), Object(1), Object(false)],
+      notAFunction: { toJSON: 1 },
+    },
   ];
   for (const value of values) assert.equal(await stringifyInSlices(value), JSON.stringify(value));
+});
+
+test('a cycle is a TypeError, as JSON.stringify says, not a loop', async () => {
+  const cyclic: Record<string, unknown> = { big: long('x', 70_000) };
+  cyclic.self = { back: cyclic };
+  await assert.rejects(stringifyInSlices(cyclic), TypeError);
+  await assert.rejects(stringifyInSlices({ big: long('x', 70_000), n: 1n }), TypeError);
 });
 
 test('small answers are written in one call, exactly as JSON.stringify writes them', async () => {
