@@ -27,9 +27,13 @@ const MAX_SLOTS = 6;
 const MAX_TEXT = 600;
 const MAX_LIST = 60;
 const MAX_SCRIPTS = 200;
-/** Values of one `<meta>` name, and links or microdata properties in all: far more than any field reads. */
+/**
+ * Values of one `<meta>` name, links of one kind (rel, type, x-default or not), microdata values of one property in one
+ * scope, and distinct names of each: far more than any field reads, and a page may list hundreds of hreflang
+ * alternates before its canonical link, or hundreds of product names before its author's.
+ */
 const MAX_PER_NAME = 16;
-const MAX_ITEMS = 200;
+const MAX_NAMES = 200;
 /** JSON-LD text kept in all; a block that would pass it is left out whole (a cut one is not JSON). */
 const MAX_JSONLD = 1_000_000;
 
@@ -83,6 +87,7 @@ class Collector implements Partial<Handler> {
   private ldKept = 0;
   private ldOver = false;
   private titleSlot: TextSlot | undefined;
+  private readonly counted = { meta: new Counted(MAX_PER_NAME), links: new Counted(MAX_NAMES), microdata: new Counted(MAX_LIST) };
 
   constructor(url: string) {
     this.facts = emptyFacts(url);
@@ -97,7 +102,7 @@ class Collector implements Partial<Handler> {
     const attribs = bounded(all);
     const parent = this.flags[this.flags.length - 1]!;
     const depth = this.names.length;
-    if (this.captures.length > 0 && BREAKS.has(name)) for (const c of this.captures) c.slot.text += ' ';
+    if (this.captures.length > 0 && BREAKS.has(name)) for (const c of this.captures) if (c.slot.text.length < MAX_TEXT) c.slot.text += ' ';
     const [scope, itemFlags] = this.microdata(name, attribs, parent, depth);
     const own = this.element(name, attribs, parent, depth) | this.classes(name, attribs, depth) | itemFlags;
     this.flags.push(parent | own);
@@ -111,7 +116,7 @@ class Collector implements Partial<Handler> {
       else this.ldText += text;
     }
     if (this.raw !== undefined) return;
-    for (const c of this.captures) if (c.slot.text.length < MAX_TEXT) c.slot.text += text.slice(0, MAX_TEXT - c.slot.text.length);
+    for (const c of this.captures) if (c.slot.text.length < MAX_TEXT) c.slot.text += within(text, MAX_TEXT - c.slot.text.length);
   }
 
   onclosetag(name: string): void {
@@ -144,10 +149,10 @@ class Collector implements Partial<Handler> {
     const { facts } = this;
     switch (name) {
       case 'meta':
-        onMeta(facts, attribs);
+        onMeta(facts, attribs, this.counted.meta);
         return 0;
       case 'link':
-        onLink(facts, attribs);
+        onLink(facts, attribs, this.counted.links);
         return 0;
       case 'title':
         if (!this.titleSlot && !(parent & IN_SVG)) {
@@ -272,7 +277,7 @@ class Collector implements Partial<Handler> {
     if (itemscope) return [itemprop, flags];
     const attrName = VALUE_ATTR[name];
     const attr = (attrName ? attribs[attrName] : undefined) ?? attribs['content'];
-    if (this.facts.microdata.length >= MAX_ITEMS) return [scope, flags];
+    if (!this.counted.microdata.take(`${scope} ${itemprop}`)) return [scope, flags];
     this.facts.microdata.push({
       scope,
       prop: itemprop,
@@ -283,27 +288,22 @@ class Collector implements Partial<Handler> {
   }
 }
 
-function onMeta(facts: PageFacts, attribs: Attribs): void {
+function onMeta(facts: PageFacts, attribs: Attribs, counted: Counted): void {
   const content = attribs['content'] ?? attribs['value'];
   if (content === undefined) return;
-  for (const attr of ['property', 'name', 'itemprop']) {
-    const key = attribs[attr];
-    if (key) push(facts.meta, key.trim().toLowerCase(), content);
-  }
+  const keys = ['property', 'name', 'itemprop'].map((attr) => attribs[attr]?.trim().toLowerCase());
   const equiv = attribs['http-equiv'];
-  if (equiv) push(facts.meta, `http-equiv:${equiv.trim().toLowerCase()}`, content);
+  if (equiv) keys.push(`http-equiv:${equiv.trim().toLowerCase()}`);
+  for (const key of keys) if (key && counted.take(key)) push(facts.meta, key, content);
 }
 
-function onLink(facts: PageFacts, attribs: Attribs): void {
+function onLink(facts: PageFacts, attribs: Attribs, counted: Counted): void {
   const href = attribs['href'];
-  if (!href) return;
-  add(facts.links, {
-    rel: (attribs['rel'] ?? '').toLowerCase().replace(/\s+/g, ' ').trim(),
-    href,
-    sizes: attribs['sizes'] ?? '',
-    type: attribs['type'] ?? '',
-    hreflang: attribs['hreflang'] ?? '',
-  }, MAX_ITEMS);
+  const rel = (attribs['rel'] ?? '').toLowerCase().replace(/\s+/g, ' ').trim();
+  const type = attribs['type'] ?? '';
+  const hreflang = attribs['hreflang'] ?? '';
+  if (!href || !counted.take(`${rel} ${type} ${hreflang === 'x-default'}`)) return;
+  facts.links.push({ rel, href, sizes: attribs['sizes'] ?? '', type, hreflang });
 }
 
 function onImage(facts: PageFacts, attribs: Attribs, parent: number): void {
@@ -327,12 +327,42 @@ function hasClass(cls: string, name: string): boolean {
 
 function push(map: Map<string, string[]>, key: string, value: string): void {
   const list = map.get(key);
-  if (!list) map.set(key, [value]);
-  else if (list.length < MAX_PER_NAME) list.push(value);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
 
-function add<T>(list: T[], item: T, max = MAX_LIST): void {
-  if (list.length < max) list.push(item);
+/** Counts what is kept by name: at most `perName` of one name, and at most MAX_NAMES names. */
+class Counted {
+  readonly #counts = new Map<string, number>();
+  readonly #perName: number;
+
+  constructor(perName: number) {
+    this.#perName = perName;
+  }
+
+  /** Whether one more of `name` is kept (and counted). */
+  take(name: string): boolean {
+    const count = this.#counts.get(name);
+    if (count === undefined) {
+      if (this.#counts.size >= MAX_NAMES) return false;
+      this.#counts.set(name, 1);
+      return true;
+    }
+    if (count >= this.#perName) return false;
+    this.#counts.set(name, count + 1);
+    return true;
+  }
+}
+
+/** At most `room` characters of `text`, never ending inside a surrogate pair. */
+function within(text: string, room: number): string {
+  if (text.length <= room) return text;
+  const code = text.charCodeAt(room - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? room - 1 : room);
+}
+
+function add<T>(list: T[], item: T): void {
+  if (list.length < MAX_LIST) list.push(item);
 }
 
 /** The element's attributes without those longer than MAX_VALUE (left out, as if absent); the same object when none is. */

@@ -79,7 +79,7 @@ const MAX_DATE_TEXT = 1000;
 
 /** The value as the patterns read it. `Etc/GMT` is the tz database's spelling of GMT. */
 const dateText = (value: string): string =>
-  value.slice(0, MAX_DATE_TEXT).replace(/\s+/g, ' ').replace(/\betc\//i, '').trim();
+  value.trimStart().slice(0, MAX_DATE_TEXT).replace(/\s+/g, ' ').replace(/\betc\//i, '').trim();
 
 /** ISO 8601 (UTC unless `keepOffset`), or undefined for anything that is not clearly a date. */
 export function parseDate(value: string | number, options: DateOptions = {}): string | undefined {

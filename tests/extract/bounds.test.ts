@@ -29,19 +29,30 @@ test('a JSON-LD string longer than MAX_VALUE is read as absent', () => {
   assert.equal(extract(ld('h'.repeat(MAX_VALUE + 1))).values.title, 'The visible headline');
 });
 
-test('one meta name keeps its first 16 values, links and microdata their first 200', () => {
+test('one meta name keeps its first 16 values; one kind of link, or one property in one scope, its first 60–200', () => {
   const metas = Array.from({ length: 30 }, (_, i) => `<meta property="og:image" content="https://cdn.example.com/${i}.png">`).join('');
-  const links = Array.from({ length: 300 }, (_, i) => `<link rel="alternate" hreflang="x${i}" href="/${i}">`).join('');
-  const items = Array.from({ length: 300 }, (_, i) => `<meta itemprop="keywords" content="k${i}">`).join('');
-  const facts = collectFacts(`<head>${metas}${links}</head><body>${items}</body>`, URL);
+  const alternates = Array.from({ length: 300 }, (_, i) => `<link rel="alternate" hreflang="x${i}" href="/${i}">`).join('');
+  // After hundreds of hreflang alternates: the x-default one, the canonical link, the oEmbed endpoint are still read.
+  const later = '<link rel="alternate" hreflang="x-default" href="/default"><link rel="canonical" href="/canonical">' +
+    '<link rel="alternate" type="application/json+oembed" href="/oembed.json">';
+  const names = Array.from({ length: 300 }, (_, i) => `<span itemprop="name">Product ${i}</span>`).join('');
+  const author = '<div itemprop="author" itemscope><span itemprop="name">Jane Doe</span></div>';
+  const facts = collectFacts(`<head>${metas}${alternates}${later}</head><body>${names}${author}</body>`, URL);
   assert.deepEqual(facts.meta.get('og:image'), Array.from({ length: 16 }, (_, i) => `https://cdn.example.com/${i}.png`));
-  assert.equal(facts.links.length, 200);
-  assert.equal(facts.links[199]?.href, '/199');
-  assert.equal(facts.microdata.length, 200);
+  const hrefs = facts.links.map((link) => link.href);
+  assert.equal(hrefs.filter((href) => /^\/\d+$/.test(href)).length, 200);
+  for (const href of ['/default', '/canonical', '/oembed.json']) assert.ok(hrefs.includes(href), href);
+  assert.equal(facts.microdata.filter((item) => item.scope === '' && item.prop === 'name').length, 60);
+  assert.equal(facts.microdata.filter((item) => item.scope === 'author' && item.prop === 'name').length, 1);
 });
 
-test('a captured text is cut at 600 characters, however long the text node', () => {
+test('a captured text is cut at 600 characters, however long the text node or the line breaks in it', () => {
   assert.equal(collectFacts(`<title>${'a'.repeat(100_000)}</title>`, URL).title, 'a'.repeat(600));
+  // Each <br> in a byline adds a space: those stop at the cut too.
+  const facts = collectFacts(`<div class="byline">By Jane${'<br>'.repeat(10_000)}</div>`, URL);
+  assert.equal(facts.texts.byline[0]?.text.length, 600);
+  // Never inside a surrogate pair: the cut falls before one that straddles it.
+  assert.equal(collectFacts(`<title>a${'😀'.repeat(400)}</title>`, URL).title, `a${'😀'.repeat(299)}`);
 });
 
 test('JSON-LD is kept up to 1 000 000 characters in all; a block that would pass that is left out whole', () => {

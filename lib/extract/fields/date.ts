@@ -4,12 +4,16 @@ import { asList, type Context, type FieldSpec, type Rule } from '../rules.ts';
 import { ldText, meta, text } from '../sources.ts';
 
 /** `<meta>` values whose key contains `part` (`article:published_time`, `og:published_time`, `published_time`). */
+/** More than any page names its date under one naming scheme. */
+const MAX_CANDIDATES = 16;
+
 const metaContaining =
   (part: string): Rule =>
   ({ facts }) => {
+    // At most MAX_CANDIDATES: a page may repeat its date under two hundred names, each searched for a date.
     const out: string[] = [];
     for (const [key, values] of facts.meta) if (key.includes(part)) out.push(...values);
-    return out;
+    return out.slice(0, MAX_CANDIDATES);
   };
 
 const published: Rule[] = [
