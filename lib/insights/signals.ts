@@ -11,6 +11,13 @@
  * START_CHARS and END_CHARS of them; the `<script src>` and `<meta>` the page declares anywhere come from its facts,
  * each value cut.
  */
+/** Longer URLs, header values and meta contents hold nothing a fingerprint names past their start. */
+const MAX_VALUE_CHARS = 2048;
+/** Values of one meta name: a page repeats a name to no purpose a fingerprint reads. */
+const MAX_VALUES = 8;
+
+export const cut = (value: string, chars = MAX_VALUE_CHARS): string => (value.length > chars ? value.slice(0, chars) : value);
+
 const LINES = 1500;
 const LINE_CHARS = 2000;
 const START_CHARS = 128 * 1024;
@@ -48,4 +55,9 @@ export function boundedHtml(html: string): string {
   const start = readLines(html, 0, html.length, START_CHARS, false);
   const end = readLines(html, start.stop, html.length, END_CHARS, true);
   return [...start.lines, ...end.lines].join('\n');
+}
+
+/** The page's `<meta>` values the rules read: the first MAX_VALUES of each name, each cut. */
+export function boundedMeta(meta: ReadonlyMap<string, readonly string[]>): Map<string, string[]> {
+  return new Map([...meta].map(([name, values]) => [name, values.slice(0, MAX_VALUES).map((value) => cut(value))]));
 }

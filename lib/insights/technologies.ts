@@ -9,7 +9,7 @@
  */
 import { createRequire } from 'node:module';
 import type { Items } from 'wappalyzer-core';
-import { boundedHtml } from './signals.ts';
+import { boundedHtml, boundedMeta, cut } from './signals.ts';
 
 export interface PageSignals {
   readonly url: string;
@@ -92,14 +92,9 @@ function itemsOf(page: PageSignals): Items {
     headers: listed(page.headers),
     // Cookie rules name cookies as sent (`connect.sid`, `PHPSESSID`), compared without case by the engine.
     cookies: listed(page.cookies),
-    meta: Object.fromEntries([...page.meta].map(([name, values]) => [name, values.slice(0, MAX_VALUES).map((value) => cut(value))])),
+    meta: Object.fromEntries(boundedMeta(page.meta)),
   };
 }
 
-/** Longer URLs, header values and meta contents hold nothing a fingerprint names past their start. */
-const MAX_VALUE_CHARS = 2048;
-/** Values of one meta name: a page repeats a name to no purpose a fingerprint reads. */
-const MAX_VALUES = 8;
 
-const cut = (value: string, chars = MAX_VALUE_CHARS): string => (value.length > chars ? value.slice(0, chars) : value);
 

@@ -2,7 +2,7 @@
  * `insights.technologies` as `data.insights = { technologies }` (lib/insights), matched in a worker (lib/work/): a
  * few hundred regular expressions over what the page's author wrote, within the request's budget.
  */
-import { boundedHtml } from '../../insights/signals.ts';
+import { boundedHtml, boundedMeta } from '../../insights/signals.ts';
 import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
 import type { Step } from '../context.ts';
 import { parsedPage } from '../parsed.ts';
@@ -26,7 +26,7 @@ export const insights: Step = {
                 headers: page.headers,
                 cookies: page.cookies ?? {},
                 scriptSrcs: facts?.scriptSrcs ?? [],
-                meta: facts?.meta ?? new Map(),
+                meta: boundedMeta(facts?.meta ?? new Map()),
               },
               { budget: budget.slice(Infinity, ANSWER_RESERVE_MS) },
             );
