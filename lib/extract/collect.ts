@@ -28,9 +28,9 @@ const MAX_TEXT = 600;
 const MAX_LIST = 60;
 const MAX_SCRIPTS = 200;
 /**
- * Values of one `<meta>` name, links of one kind (rel, type, x-default or not), microdata values of one property in one
- * scope, and distinct names of each: far more than any field reads, and a page may list hundreds of hreflang
- * alternates before its canonical link, or hundreds of product names before its author's.
+ * Values kept of one `<meta>` name (MAX_PER_NAME), of one kind of link (rel, type, x-default or not: MAX_NAMES), of one
+ * microdata property in one scope (MAX_LIST), and distinct names of each (MAX_NAMES): far more than any field reads,
+ * and a page may list hundreds of hreflang alternates before its canonical link, or product names before its author's.
  */
 const MAX_PER_NAME = 16;
 const MAX_NAMES = 200;
