@@ -16,9 +16,13 @@ import type { ApiRequest, ApiResponse } from '../lib/http/types.ts';
 import { serveAsset } from '../lib/storage/serve.ts';
 import { Budget } from '../lib/time/budget.ts';
 import { createStorage, type Storage } from '../lib/storage/index.ts';
+import { piecesOf } from '../lib/text/pieces.ts';
+import { slices } from '../lib/time/slices.ts';
 
 /** Room for long query strings, so the app (not node's 431) answers those past its own 16 KiB limit. */
 const MAX_HEADER_BYTES = 64 * 1024;
+/** Characters of a text body written at a time (see write). */
+const WRITE_PIECE = 64 * 1024;
 
 /** API Gateway's own answers, in its words. */
 const NOT_FOUND = '{"message":"Not Found"}';
@@ -43,11 +47,33 @@ function toApiRequest(req: IncomingMessage, target: string, queryAt: number): Ap
   };
 }
 
-function write(res: ServerResponse, { statusCode, headers, body, isBase64Encoded }: ApiResponse, headOnly: boolean): void {
+/**
+ * A large text body is written a piece at a time: turning a multi-megabyte answer into bytes and handing it to the
+ * socket in one call held every other request 40–60 ms (bench/stall.ts); a piece waits for the socket to drain.
+ */
+async function write(res: ServerResponse, { statusCode, headers, body, isBase64Encoded }: ApiResponse, headOnly: boolean): Promise<void> {
   const payload = isBase64Encoded ? Buffer.from(body, 'base64') : body;
   res.writeHead(statusCode, { ...headers, 'content-length': String(Buffer.byteLength(payload)) });
-  res.end(headOnly ? undefined : payload);
+  if (headOnly) return void res.end();
+  if (typeof payload !== 'string' || payload.length <= WRITE_PIECE) return void res.end(payload);
+  const pause = slices();
+  for (const piece of piecesOf(payload, WRITE_PIECE)) {
+    if (res.destroyed) return;
+    if (res.write(piece)) await pause();
+    else await drained(res);
+  }
+  res.end();
 }
+
+/** Resolves once the response can take more, or is gone. */
+const drained = (res: ServerResponse): Promise<void> =>
+  new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.on('drain', done).on('close', done);
+  });
 
 const json = (statusCode: number, body: string): ApiResponse => ({ statusCode, headers: { 'content-type': 'application/json' }, body });
 
@@ -85,7 +111,7 @@ export function createLocalServer(app: App, { assets, graceMs = DEFAULT_SHUTDOWN
     const asset = assets ? await serveAsset(assets, path.slice(1), req.method ?? 'GET', req.headers) : undefined;
     if (asset) return void res.writeHead(asset.statusCode, asset.headers).end(headOnly ? undefined : asset.body);
     // API Gateway's own route table: only `/` reaches the function.
-    write(res, json(404, NOT_FOUND), false);
+    return write(res, json(404, NOT_FOUND), false);
   }
 
   const server = createServer({ maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
@@ -99,7 +125,7 @@ export function createLocalServer(app: App, { assets, graceMs = DEFAULT_SHUTDOWN
       // The core answers its own errors: reaching here means the asset store or the socket failed.
       console.error('local service: request failed', error);
       if (res.headersSent) res.destroy();
-      else write(res, json(500, INTERNAL_ERROR), false);
+      else void write(res, json(500, INTERNAL_ERROR), false);
     });
   });
 

@@ -42,7 +42,8 @@ export function createS3CacheStore(settings: S3Settings): CacheStore {
           new sdk.PutObjectCommand({
             Bucket: bucket,
             Key: objectKey(key),
-            Body: encodeEntry(entry),
+            // One body, joined: in Lambda, where this store serves, the copy is the request's own invocation's.
+            Body: (await encodeEntry(entry)).join(''),
             // A line of JSON, then the answer's body (lib/cache/entry.ts).
             ContentType: 'text/plain; charset=utf-8',
           }),

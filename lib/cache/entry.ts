@@ -5,6 +5,8 @@
  * parsing it back on a hit, held the event loop ~20 ms each way (version 1 did).
  */
 import { createHash } from 'node:crypto';
+import { piecesOf } from '../text/pieces.ts';
+import { slices } from '../time/slices.ts';
 import type { CacheEntry } from './index.ts';
 
 const VERSION = 2;
@@ -19,19 +21,34 @@ export const entryName = (key: string): string => `${key}.json`;
 
 const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
 
-export function encodeEntry(entry: CacheEntry): string {
+/** Characters of the body hashed or written at a time. */
+const PIECE = 64 * 1024;
+
+/**
+ * The entry in pieces, to be written one after another: the head line, then the body a piece at a time. Hashing and
+ * encoding a 4 MB answer in one go held the event loop ~30 ms; here the loop is given back between pieces.
+ */
+export async function encodeEntry(entry: CacheEntry): Promise<string[]> {
   const { answer, createdAt, ttl } = entry;
+  const pieces = [...piecesOf(answer.body, PIECE)];
+  const hash = createHash('sha256');
+  const pause = slices();
+  for (const piece of pieces) {
+    // Pieces never split a surrogate pair, so their UTF-8 bytes are the body's, in order.
+    hash.update(piece);
+    await pause();
+  }
   const head = JSON.stringify({
     v: VERSION,
     createdAt,
     ttl,
     statusCode: answer.statusCode,
     headers: answer.headers,
-    sha256: sha256(answer.body),
+    sha256: hash.digest('hex'),
     ...(answer.isBase64Encoded ? { base64: true } : {}),
   });
   // JSON.stringify writes no line break: the first one ends the head.
-  return `${head}\n${answer.body}`;
+  return [`${head}\n`, ...pieces];
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

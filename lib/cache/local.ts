@@ -52,7 +52,8 @@ export function createLocalCacheStore(dir: string, { retention, now = Date.now }
       const temporary = join(dir, `.${key}.${randomUUID()}.tmp`);
       try {
         await mkdir(dir, { recursive: true });
-        await writeFile(temporary, encodeEntry(entry), { flag: 'wx' });
+        // A piece at a time: each written with its own call, the event loop free between them.
+        await writeFile(temporary, await encodeEntry(entry), { flag: 'wx' });
         await rename(temporary, join(dir, entryName(key)));
       } catch (error) {
         await unlink(temporary).catch(() => undefined);

@@ -14,6 +14,7 @@
  * few milliseconds at a time rather than by its whole parse; the request's signal ends it early.
  */
 import { Parser, type Handler, type ParserOptions } from 'htmlparser2';
+import { piecesOf } from '../text/pieces.ts';
 import { slices } from '../time/slices.ts';
 
 /** Blink's kMaximumHTMLParserDOMTreeDepth. */
@@ -76,15 +77,9 @@ export interface FeedOptions {
 /** Writes `html` into `parser` slice by slice, giving the event loop back between them (lib/time/slices.ts). */
 export async function feed(parser: Parser, html: string, { signal }: FeedOptions = {}): Promise<void> {
   const pause = slices(signal);
-  for (let start = 0; start < html.length;) {
-    let end = Math.min(start + SLICE_CHARS, html.length);
-    // Never split a surrogate pair between two writes.
-    if (end < html.length && isHighSurrogate(html.charCodeAt(end - 1))) end++;
-    parser.write(html.slice(start, end));
-    start = end;
+  for (const piece of piecesOf(html, SLICE_CHARS)) {
+    parser.write(piece);
     await pause();
   }
   parser.end();
 }
-
-const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;

@@ -5,6 +5,7 @@
  * few kilobytes at a time, under their own keys (so `toJSON` sees the key it would); a long string a piece at a time;
  * the loop given back between them (lib/time/slices.ts).
  */
+import { piecesOf } from '../text/pieces.ts';
 import { slices } from '../time/slices.ts';
 
 /** Characters (of strings and keys, and one per value) written in one call: well under a millisecond. */
@@ -145,16 +146,10 @@ async function writeObject(writer: Writer, object: Record<string, unknown>): Pro
 
 async function writeString(writer: Writer, text: string): Promise<void> {
   writer.out.push('"');
-  for (let start = 0; start < text.length; ) {
-    let end = Math.min(start + PIECE, text.length);
-    // A surrogate pair is written as itself, a lone half as an escape: a piece never ends between the two.
-    if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1)) && isLowSurrogate(text.charCodeAt(end))) end -= 1;
-    writer.out.push(JSON.stringify(text.slice(start, end)).slice(1, -1));
-    start = end;
+  // A surrogate pair is written as itself, a lone half as an escape: a piece never ends between the two.
+  for (const piece of piecesOf(text, PIECE)) {
+    writer.out.push(JSON.stringify(piece).slice(1, -1));
     await step(writer);
   }
   writer.out.push('"');
 }
-
-const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
-const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;

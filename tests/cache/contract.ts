@@ -30,6 +30,15 @@ export const sampleEntry = (body = JSON.stringify({ status: 'success', data: { t
 
 export function cacheStoreContract(name: string, make: () => StoreUnderTest | Promise<StoreUnderTest>): void {
   describe(`CacheStore contract: ${name}`, () => {
+    test('a body of many pieces reads back identical, surrogate pairs across the pieces\' bounds included', async () => {
+      const { store } = await make();
+      const key = freshKey();
+      // Pairs at odd offsets: a cut every 64 Ki characters would fall between the halves of one.
+      const entry = sampleEntry(`"a${'😀é'.repeat(70_000)}"`);
+      await store.set(key, entry);
+      assert.deepEqual(await store.get(key), entry);
+    });
+
     test('set then get answers the identical entry', async () => {
       const { store } = await make();
       const key = freshKey();

@@ -21,6 +21,8 @@ describe('local service over a socket', () => {
   before(async () => {
     site = await startServer({
       '/': html('<title>over the wire</title>'),
+      // Over the size written in one go, with surrogate pairs at odd offsets (a piece's bound may fall on one).
+      '/long': html(`<title>long</title><pre>a${'😀é'.repeat(70_000)}</pre>`),
       '/echo': (req, res) => {
         seen = req.headers;
         res.writeHead(200, { 'content-type': 'text/html' }).end('<title>echo</title>');
@@ -51,6 +53,15 @@ describe('local service over a socket', () => {
     assert.equal(JSON.parse(body.toString()).data.title, 'over the wire');
     assert.equal(response.headers.get('access-control-allow-origin'), '*');
     assert.equal(response.headers.get('x-frame-options'), 'DENY');
+  });
+
+  test('a long answer reaches the client whole, byte for byte, with its exact content-length', async () => {
+    const response = await fetch(`${service.url}/?${q(`${site.url}/long`, 'data.text.selector=pre&data.text.attr=text')}`);
+    const bytes = Buffer.from(await response.arrayBuffer());
+    assert.equal(response.status, 200);
+    assert.equal(Number(response.headers.get('content-length')), bytes.length);
+    const { data } = JSON.parse(bytes.toString('utf8')) as { data: { text: string } };
+    assert.equal(data.text, `a${'😀é'.repeat(70_000)}`);
   });
 
   test('HEAD has no body; OPTIONS is a preflight; POST with a body is EMETHOD', async () => {
