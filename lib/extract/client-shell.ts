@@ -4,57 +4,63 @@
  * bare `<title>` is common in shells), loads at least one script, and its body shows fewer than 200 characters of
  * text. Server-rendered pages, even script-heavy ones, stay on the fast path.
  *
- * The body is read with indexOf, once, front to back, and only until 200 characters are seen: a backtracking
- * regex here (`<script\b[\s\S]*?<\/script>` against repeated unclosed `<script ` openings) held the event loop
- * for 20 s on a 320 kB page.
+ * What the body shows is counted as the page is parsed (lib/extract/collect.ts feeds a ShellSigns), so the check
+ * costs nothing of its own: a scan of its own, even a linear one, held the event loop 150–250 ms over 10 MB of tags.
  */
-const SHELL_TEXT_LIMIT = 200;
-/** Elements whose content never shows as text; unclosed, they run to the end of the page, as in browsers. */
-const INVISIBLE = new Map(
-  ['script', 'style', 'noscript', 'template', 'svg'].map((name) => [name, new RegExp(`</${name}\\s*>`, 'gi')]),
-);
-/** A tag name at a given position (sticky: tried there only). */
-const TAG_NAME = /[a-z][a-z0-9]*/iy;
-const NAME_CHAR = /[a-z0-9_]/i;
+import type { PageFacts } from './facts.ts';
 
-export function isClientShell(html: string, description: string | null): boolean {
-  if (description) return false;
-  if (!/<script\b/i.test(html)) return false;
-  return visibleLength(html, bodyStart(html), SHELL_TEXT_LIMIT) < SHELL_TEXT_LIMIT;
-}
+/** Characters of visible text at which a body is no longer a shell; counting stops there. */
+export const SHELL_TEXT_LIMIT = 200;
 
-/** Where the body's content starts: after the first `<body…>` tag, else the whole page. */
-function bodyStart(html: string): number {
-  const at = /<body\b/i.exec(html)?.index;
-  if (at === undefined) return 0;
-  const end = html.indexOf('>', at);
-  return end === -1 ? 0 : end + 1;
+/** What the check needs of a page, gathered while it is parsed. */
+export interface ShellFacts {
+  /** A `<script>` element was opened. */
+  readonly script: boolean;
+  /** Characters of text the body shows, up to SHELL_TEXT_LIMIT (whitespace collapsed and trimmed, as
+   *  `.replace(/\s+/g, ' ').trim().length` counts them; a tag parts words as a space does). */
+  readonly visible: number;
 }
 
 /**
- * How many characters of text show from `from` on, tags dropped and whitespace collapsed and trimmed (as
- * `.replace(/\s+/g, ' ').trim().length` would count them), counting no further than `limit`.
+ * Counts what the body shows from the parser's events: text outside `<script>`, `<style>`, `<template>`, `<noscript>`
+ * and `<svg>` (the collector says which text is hidden), after the `<body>` tag — or the whole page's, when it has
+ * none — and no further than SHELL_TEXT_LIMIT, so a page of text costs a few hundred steps.
  */
-function visibleLength(html: string, from: number, limit: number): number {
-  const counter = { count: 0, gap: false };
-  for (let at = from; at < html.length && counter.count < limit;) {
-    const open = html.indexOf('<', at);
-    countText(counter, html, at, open === -1 ? html.length : open, limit);
-    if (open === -1) break;
-    const next = skipMarkup(html, open);
-    if (next === -1) {
-      countText(counter, html, open, html.length, limit);
-      break;
-    }
-    counter.gap = counter.count > 0;
-    at = next;
+export class ShellSigns {
+  #script = false;
+  #inBody = false;
+  readonly #page = { count: 0, gap: false };
+  readonly #body = { count: 0, gap: false };
+
+  opened(name: string): void {
+    if (name === 'script') this.#script = true;
+    else if (name === 'body') this.#inBody = true;
+    this.#part();
   }
-  return counter.count;
+
+  closed(): void {
+    this.#part();
+  }
+
+  text(text: string): void {
+    count(this.#page, text);
+    if (this.#inBody) count(this.#body, text);
+  }
+
+  done(): ShellFacts {
+    return { script: this.#script, visible: (this.#inBody ? this.#body : this.#page).count };
+  }
+
+  /** A tag between two words parts them as a space does. */
+  #part(): void {
+    this.#page.gap = this.#page.count > 0;
+    this.#body.gap = this.#body.count > 0;
+  }
 }
 
-function countText(counter: { count: number; gap: boolean }, html: string, from: number, to: number, limit: number): void {
-  for (let i = from; i < to && counter.count < limit; i++) {
-    if (isSpace(html.charCodeAt(i))) counter.gap = counter.count > 0;
+function count(counter: { count: number; gap: boolean }, text: string): void {
+  for (let i = 0; i < text.length && counter.count < SHELL_TEXT_LIMIT; i++) {
+    if (isSpace(text.charCodeAt(i))) counter.gap = counter.count > 0;
     else {
       counter.count += counter.gap ? 2 : 1;
       counter.gap = false;
@@ -62,25 +68,8 @@ function countText(counter: { count: number; gap: boolean }, html: string, from:
   }
 }
 
-/** Past the markup starting at `open` (a `<`): a comment, an invisible element with its content, or a tag. */
-function skipMarkup(html: string, open: number): number {
-  if (html.startsWith('<!--', open)) return endOf(html, '-->', open + 4);
-  TAG_NAME.lastIndex = open + 1;
-  const name = TAG_NAME.exec(html)?.[0].toLowerCase();
-  const close = name === undefined ? undefined : INVISIBLE.get(name);
-  if (name && close && !NAME_CHAR.test(html[open + 1 + name.length] ?? '')) {
-    close.lastIndex = open;
-    const found = close.exec(html);
-    return found ? found.index + found[0].length : html.length;
-  }
-  // -1: a `<` that never closes is text, and with no `>` left nothing after it is markup either.
-  const end = html.indexOf('>', open);
-  return end === -1 ? -1 : end + 1;
-}
-
-function endOf(html: string, marker: string, from: number): number {
-  const at = html.indexOf(marker, from);
-  return at === -1 ? html.length : at + marker.length;
+export function isClientShell(facts: Pick<PageFacts, 'shell'>, description: string | null): boolean {
+  return !description && facts.shell.script && facts.shell.visible < SHELL_TEXT_LIMIT;
 }
 
 /** JavaScript's `\s`: ECMAScript WhiteSpace and LineTerminator. */

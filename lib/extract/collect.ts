@@ -2,6 +2,8 @@ import type { Handler, ParserOptions } from 'htmlparser2';
 import { kindOfExtension } from '../media/types.ts';
 import { emptyFacts, MAX_VALUE, type PageFacts, type TextKey, type TextSlot } from './facts.ts';
 import { boundedParser, feed, type FeedOptions } from './parse.ts';
+import type { Text } from '../text/pieces.ts';
+import { ShellSigns } from './client-shell.ts';
 
 /** Per-element flags inherited by descendants. */
 const IN_SVG = 1;
@@ -13,6 +15,8 @@ const IN_H1_TITLE = 32;
 const IN_LOGO_CLASS = 64;
 const IN_MAIN = 128;
 const IN_CHROME = 256;
+/** Inside `<noscript>`: shown only without scripts, so not what a shell's body shows. */
+const IN_NOSCRIPT = 512;
 
 /** Containers of a page's main text, by the class names CMSs give them (`entry-content`, `articleBody`...). */
 const MAIN_CLASS = /(?:^|\s)(?:post|entry|article|story)(?:[-_]?(?:body|content|text))?(?:\s|$)/;
@@ -66,7 +70,7 @@ export function collectFacts(html: string, url: string): PageFacts {
 }
 
 /** The same facts, parsed in slices that give the event loop back (lib/extract/parse.ts): what requests use. */
-export async function readFacts(html: string, url: string, options: FeedOptions = {}): Promise<PageFacts> {
+export async function readFacts(html: Text, url: string, options: FeedOptions = {}): Promise<PageFacts> {
   const collector = new Collector(url);
   await feed(boundedParser(collector, PARSER_OPTIONS), html, options);
   return collector.done();
@@ -87,6 +91,7 @@ class Collector implements Partial<Handler> {
   private ldKept = 0;
   private ldOver = false;
   private titleSlot: TextSlot | undefined;
+  private readonly shell = new ShellSigns();
   private readonly counted = { meta: new Counted(MAX_PER_NAME), links: new Counted(MAX_NAMES), microdata: new Counted(MAX_LIST) };
 
   constructor(url: string) {
@@ -95,6 +100,7 @@ class Collector implements Partial<Handler> {
 
   done(): PageFacts {
     this.facts.title = this.titleSlot?.text;
+    this.facts.shell = this.shell.done();
     return this.facts;
   }
 
@@ -102,6 +108,7 @@ class Collector implements Partial<Handler> {
     const attribs = bounded(all);
     const parent = this.flags[this.flags.length - 1]!;
     const depth = this.names.length;
+    this.shell.opened(name);
     if (this.captures.length > 0 && BREAKS.has(name)) for (const c of this.captures) if (c.slot.text.length < MAX_TEXT) c.slot.text += ' ';
     const [scope, itemFlags] = this.microdata(name, attribs, parent, depth);
     const own = this.element(name, attribs, parent, depth) | this.classes(name, attribs, depth) | itemFlags;
@@ -116,6 +123,7 @@ class Collector implements Partial<Handler> {
       else this.ldText += text;
     }
     if (this.raw !== undefined) return;
+    if (!(this.flags[this.flags.length - 1]! & (IN_SVG | IN_NOSCRIPT))) this.shell.text(text);
     for (const c of this.captures) if (c.slot.text.length < MAX_TEXT) c.slot.text += within(text, MAX_TEXT - c.slot.text.length);
   }
 
@@ -127,6 +135,7 @@ class Collector implements Partial<Handler> {
       }
       this.raw = undefined;
     }
+    this.shell.closed();
     this.flags.pop();
     this.names.pop();
     this.scopes.pop();
@@ -178,6 +187,8 @@ class Collector implements Partial<Handler> {
         return 0;
       case 'svg':
         return IN_SVG;
+      case 'noscript':
+        return IN_NOSCRIPT;
       case 'article':
         return IN_ARTICLE | IN_MAIN;
       case 'main':

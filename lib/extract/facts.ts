@@ -2,6 +2,7 @@
  * What the field rules read, gathered from the HTML in one streaming pass (htmlparser2's tokenizer events; no
  * DOM is built). Rules never look at the markup again, so each selector a rule needs has a slot here.
  */
+import type { ShellFacts } from './client-shell.ts';
 
 /**
  * A value longer than this is no title, description, name, date or address a reader would take, and the field rules
@@ -110,6 +111,8 @@ export interface PageFacts {
   logoAlts: string[];
   /** `<script src>` as written, in document order (technology fingerprints match them). */
   scriptSrcs: string[];
+  /** What `prerender=auto` decides on (lib/extract/client-shell.ts). */
+  shell: ShellFacts;
 }
 
 export function emptyFacts(url: string): PageFacts {
@@ -132,6 +135,7 @@ export function emptyFacts(url: string): PageFacts {
     audioLinks: [],
     logoAlts: [],
     scriptSrcs: [],
+    shell: { script: false, visible: 0 },
   };
 }
 

@@ -14,13 +14,13 @@
  * few milliseconds at a time rather than by its whole parse; the request's signal ends it early.
  */
 import { Parser, type Handler, type ParserOptions } from 'htmlparser2';
-import { piecesOf } from '../text/pieces.ts';
+import { allPieces, type Text } from '../text/pieces.ts';
 import { slices } from '../time/slices.ts';
 
 /** Blink's kMaximumHTMLParserDOMTreeDepth. */
 export const MAX_DEPTH = 512;
 /** Characters written at a time, between which the event loop may be given back (lib/time/slices.ts). */
-const SLICE_CHARS = 16_384;
+const SLICE_CHARS = 4096;
 
 /** The two members of htmlparser2 12's Parser this file relies on; private in its typings. */
 interface ParserInternals {
@@ -74,10 +74,13 @@ export interface FeedOptions {
   signal?: AbortSignal | undefined;
 }
 
-/** Writes `html` into `parser` slice by slice, giving the event loop back between them (lib/time/slices.ts). */
-export async function feed(parser: Parser, html: string, { signal }: FeedOptions = {}): Promise<void> {
+/**
+ * Writes `html` into `parser` slice by slice, giving the event loop back between them (lib/time/slices.ts). The
+ * parser reads across the bounds of the pieces it is given, so a page in pieces is never joined.
+ */
+export async function feed(parser: Parser, html: Text, { signal }: FeedOptions = {}): Promise<void> {
   const pause = slices(signal);
-  for (const piece of piecesOf(html, SLICE_CHARS)) {
+  for (const piece of allPieces(html, SLICE_CHARS)) {
     parser.write(piece);
     await pause();
   }

@@ -11,6 +11,8 @@
  * START_CHARS and END_CHARS of them; the `<script src>` and `<meta>` the page declares anywhere come from its facts,
  * each value cut.
  */
+import { headOf, joined, lengthOf, tailOf, type Text } from '../text/pieces.ts';
+
 /** Longer URLs, header values and meta contents hold nothing a fingerprint names past their start. */
 const MAX_VALUE_CHARS = 2048;
 /** Values of one meta name: a page repeats a name to no purpose a fingerprint reads. */
@@ -22,6 +24,10 @@ const LINES = 1500;
 const LINE_CHARS = 2000;
 const START_CHARS = 128 * 1024;
 const END_CHARS = 32 * 1024;
+/** How far into a page in pieces its first and last lines are looked for: past the characters read, room for lines
+ *  longer than LINE_CHARS (read cut, but their newline found). */
+const HEAD_WINDOW = 1024 * 1024;
+const TAIL_WINDOW = 256 * 1024;
 
 /**
  * Lines of `html` between `from` and `to`, read from the first (or, `backwards`, from the last), each cut at
@@ -50,11 +56,23 @@ function readLines(html: string, from: number, to: number, chars: number, backwa
   return { lines: backwards ? read.reverse() : read, stop: low };
 }
 
-/** The document's first and last lines within the bounds above; given its own output, the same text again. */
-export function boundedHtml(html: string): string {
-  const start = readLines(html, 0, html.length, START_CHARS, false);
-  const end = readLines(html, start.stop, html.length, END_CHARS, true);
-  return [...start.lines, ...end.lines].join('\n');
+/**
+ * The document's first and last lines within the bounds above; given its own output, the same text again. A page in
+ * pieces is read from its first HEAD_WINDOW and last TAIL_WINDOW characters, never joined whole: lines that start
+ * further in are read by no rule's worth of work.
+ */
+export function boundedHtml(text: Text): string {
+  const length = lengthOf(text);
+  if (length <= HEAD_WINDOW + TAIL_WINDOW) {
+    const html = joined(text);
+    const start = readLines(html, 0, html.length, START_CHARS, false);
+    const end = readLines(html, start.stop, html.length, END_CHARS, true);
+    return [...start.lines, ...end.lines].join('\n');
+  }
+  const head = headOf(text, HEAD_WINDOW);
+  const tail = tailOf(text, TAIL_WINDOW);
+  // The tail's first line may have begun before it: the part within the tail counts as a line of its own.
+  return [...readLines(head, 0, head.length, START_CHARS, false).lines, ...readLines(tail, 0, tail.length, END_CHARS, true).lines].join('\n');
 }
 
 /** The page's `<meta>` values the rules read: the first MAX_VALUES of each name, each cut. */

@@ -53,6 +53,8 @@ export interface RunOptions {
   /** The task's deadline: when it ends, the worker is terminated and the task answers ETIMEOUT. */
   readonly budget: Budget;
   readonly calls?: Calls;
+  /** Buffers of `input` moved to the worker instead of copied: the caller gives them up. */
+  readonly transfer?: readonly ArrayBuffer[];
 }
 
 /** The worker script beside this module: the source file under tsx, the bundle's own entry once bundled. */
@@ -74,6 +76,14 @@ function workerExecArgv(argv: readonly string[] = process.execArgv): string[] {
     else if ([...LOADERS].some((loader) => flag.startsWith(`${loader}=`))) kept.push(flag);
   }
   return kept;
+}
+
+/** One task as it is handed to a worker. */
+interface TaskSpec {
+  readonly job: JobName;
+  readonly input: unknown;
+  readonly calls: Calls;
+  readonly transfer: readonly ArrayBuffer[];
 }
 
 interface Thread {
@@ -143,7 +153,7 @@ export class WorkPool {
   }
 
   /** Runs `job` on `input` in a worker, within `budget`. */
-  async run<K extends JobName>(job: K, input: JobInput<K>, { budget, calls = {} }: RunOptions): Promise<JobOutput<K>> {
+  async run<K extends JobName>(job: K, input: JobInput<K>, { budget, calls = {}, transfer = [] }: RunOptions): Promise<JobOutput<K>> {
     if (this.#closing) throw closing();
     // No time left: no worker is taken, and none is ended for it.
     if (budget.expired) throw overBudget(job);
@@ -159,7 +169,7 @@ export class WorkPool {
       if (budget.expired) throw overBudget(job);
       thread = this.#idle.pop() ?? this.#spawn();
       const running = thread;
-      return (await budget.within((signal) => this.#runOn(running, job, input, calls, signal))) as JobOutput<K>;
+      return (await budget.within((signal) => this.#runOn(running, { job, input, calls, transfer }, signal))) as JobOutput<K>;
     } finally {
       release();
       if (thread && !thread.dead) this.#idle.push(thread);
@@ -235,7 +245,7 @@ export class WorkPool {
     await thread.worker.terminate();
   }
 
-  #runOn(thread: Thread, job: JobName, input: unknown, calls: Calls, signal: AbortSignal): Promise<unknown> {
+  #runOn(thread: Thread, { job, input, calls, transfer }: TaskSpec, signal: AbortSignal): Promise<unknown> {
     return new Promise((resolve, reject) => {
       const end = (): void => {
         thread.task = undefined;
@@ -267,7 +277,7 @@ export class WorkPool {
       if (signal.aborted) return onAbort();
       thread.worker.ref();
       try {
-        thread.worker.postMessage({ kind: 'task', id: task, job, input } satisfies ToWorker);
+        thread.worker.postMessage({ kind: 'task', id: task, job, input } satisfies ToWorker, transfer);
       } catch (error) {
         end();
         reject(error);

@@ -27,7 +27,7 @@ const costly = {
 const cheap = { ...costly, html: '<html><head></head></html>', meta: new Map([['generator', ['WordPress 6.4']]]) };
 const rulesOf = (html: string) => ({
   rules: { title: [{ selector: ['title'], all: false, attr: ['text'], rules: undefined, type: ['string' as const], evaluate: undefined }] },
-  html,
+  html: [new TextEncoder().encode(html)],
   body: undefined,
   url: 'https://site.test/',
   evaluated: undefined,

@@ -4,6 +4,7 @@
  */
 import { isClientShell } from '../../extract/client-shell.ts';
 import type { Step } from '../context.ts';
+import { parsedPage } from '../parsed.ts';
 import { extractInto } from './extract.ts';
 import { renderPage } from './render.ts';
 
@@ -11,10 +12,10 @@ export const clientShell: Step = {
   name: 'client-shell',
   wants: ({ mode, options, page }) => mode === 'fetch' && options.prerender === 'auto' && page?.content.kind === 'html',
   async run(ctx) {
-    const { page, data } = ctx;
-    if (page?.content.kind !== 'html') return;
-    const description = typeof data.description === 'string' ? data.description : null;
-    if (!isClientShell(page.content.html, description)) return;
+    const facts = (await parsedPage(ctx))?.facts;
+    if (!facts) return;
+    const description = typeof ctx.data.description === 'string' ? ctx.data.description : null;
+    if (!isClientShell(facts, description)) return;
     await renderPage(ctx, true);
     await extractInto(ctx);
   },

@@ -5,6 +5,7 @@
  * URL falls through to the rule's next fallback.
  */
 import { pingMedia } from '../../ping/index.ts';
+import { utf8Pieces } from '../../text/pieces.ts';
 import type { MediaType } from '../../rules/types.ts';
 import { Semaphore } from '../../time/semaphore.ts';
 import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
@@ -33,14 +34,21 @@ export const rules: Step = {
       return slots.run(async () => (await pingMedia({ [type]: [url] }, options.ping, workBudget, probeDeps))[type] ?? null);
     };
     const { content } = page;
-    const input = {
-      rules: wanted.rules,
-      html: content.kind === 'html' ? content.html : undefined,
-      body: content.kind === 'text' ? content.text : undefined,
-      url: page.url,
-      evaluated: ctx.evaluated,
-    };
-    const values = await timings.measure('rules', () => deps.work.run('rules', input, { budget: workBudget, calls: { media } }));
+    const dataRules = wanted.rules;
+    const values = await timings.measure('rules', async () => {
+      // The page goes to the worker as bytes it takes over, encoded here a piece at a time (lib/text/pieces.ts).
+      const text = content.kind === 'html' ? content.html : content.kind === 'text' ? content.text : undefined;
+      const bytes = text === undefined ? undefined : await utf8Pieces(text, workBudget.signal());
+      const input = {
+        rules: dataRules,
+        html: content.kind === 'html' ? bytes : undefined,
+        body: content.kind === 'text' ? bytes : undefined,
+        url: page.url,
+        evaluated: ctx.evaluated,
+      };
+      const transfer = (bytes ?? []).map((piece) => piece.buffer as ArrayBuffer);
+      return deps.work.run('rules', input, { budget: workBudget, calls: { media }, transfer });
+    });
     Object.assign(ctx.data, values);
     // A rule named like a default media field replaces it: nothing left for the ping step to overwrite.
     for (const name of Object.keys(values)) delete (ctx.media as Record<string, unknown>)[name];
