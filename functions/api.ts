@@ -16,7 +16,8 @@ import { withStandardHeaders } from '../lib/http/headers.ts';
 import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
 import { OPENAPI_PATH, openapiResponse } from '../lib/http/openapi.ts';
 import type { AccessRecord } from '../lib/http/access-log.ts';
-import type { ApiRequest } from '../lib/http/types.ts';
+import type { ApiRequest, ApiResponse } from '../lib/http/types.ts';
+import { joined } from '../lib/text/pieces.ts';
 import { Budget } from '../lib/time/budget.ts';
 import { INIT_WARM_MS, LAMBDA_RETURN_RESERVE_MS } from '../lib/time/limits.ts';
 import { errorResponse } from '../lib/http/respond.ts';
@@ -53,9 +54,12 @@ const lastResort = (config: Config): middy.MiddlewareObj<Event, Result> => ({
   onError: async (request) => {
     logger.error('unhandled error', { error: request.error as Error });
     const requestId = request.event?.requestContext?.requestId || request.context.awsRequestId;
-    request.response = withStandardHeaders(errorResponse(request.error, { requestId, docsUrl: config.docsUrl, target: undefined }));
+    request.response = toResult(withStandardHeaders(errorResponse(request.error, { requestId, docsUrl: config.docsUrl, target: undefined })));
   },
 });
+
+/** API Gateway takes the body as one string: a large answer's pieces are joined here, on this invocation's own clock. */
+const toResult = (response: ApiResponse): Result => ({ ...response, body: joined(response.body) });
 
 /** In Lambda, stale cache entries are refreshed by an asynchronous invocation of this same function. */
 function lambdaRefresh(config: Config): AppDeps {
@@ -87,15 +91,15 @@ export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(lastResort(config))
     .handler(async (event, context) => {
-      if (event.rawPath === HEALTH_PATH) return healthResponse(false);
-      if (event.rawPath === OPENAPI_PATH) return openapiResponse();
+      if (event.rawPath === HEALTH_PATH) return toResult(healthResponse(false));
+      if (event.rawPath === OPENAPI_PATH) return toResult(await openapiResponse());
       const request = toApiRequest(event, context);
       const response = await core.handle(request);
       // A preflight is the browser's, not a caller's request: it is not counted.
       if (request.method !== 'OPTIONS') {
         count(response.statusCode < 400 ? METRIC.success : response.statusCode < 500 ? METRIC.fail : METRIC.error);
       }
-      return response;
+      return toResult(response);
     });
   // A self-invocation refreshing a stale entry is not an HTTP request: it skips the middy chain, so it publishes
   // its metrics itself.

@@ -16,7 +16,7 @@ import type { ApiRequest, ApiResponse } from '../lib/http/types.ts';
 import { serveAsset } from '../lib/storage/serve.ts';
 import { Budget } from '../lib/time/budget.ts';
 import { createStorage, type Storage } from '../lib/storage/index.ts';
-import { piecesOf } from '../lib/text/pieces.ts';
+import { allPieces, joined, lengthOf } from '../lib/text/pieces.ts';
 import { slices } from '../lib/time/slices.ts';
 
 /** Room for long query strings, so the app (not node's 431) answers those past its own 16 KiB limit. */
@@ -49,20 +49,28 @@ function toApiRequest(req: IncomingMessage, target: string, queryAt: number): Ap
 
 /**
  * A large text body is written a piece at a time: turning a multi-megabyte answer into bytes and handing it to the
- * socket in one call held every other request 40–60 ms (bench/stall.ts); a piece waits for the socket to drain.
+ * socket in one call held every other request 40–60 ms (bench/stall.ts); a piece waits for the socket to drain. An
+ * answer in pieces (lib/text/pieces.ts) is never joined.
  */
 async function write(res: ServerResponse, { statusCode, headers, body, isBase64Encoded }: ApiResponse, headOnly: boolean): Promise<void> {
-  const payload = isBase64Encoded ? Buffer.from(body, 'base64') : body;
-  res.writeHead(statusCode, { ...headers, 'content-length': String(Buffer.byteLength(payload)) });
+  if (isBase64Encoded) return void end(res, statusCode, headers, Buffer.from(joined(body), 'base64'), headOnly);
+  if (lengthOf(body) <= WRITE_PIECE) return void end(res, statusCode, headers, joined(body), headOnly);
+  let length = 0;
+  for (const piece of allPieces(body, WRITE_PIECE)) length += Buffer.byteLength(piece);
+  res.writeHead(statusCode, { ...headers, 'content-length': String(length) });
   if (headOnly) return void res.end();
-  if (typeof payload !== 'string' || payload.length <= WRITE_PIECE) return void res.end(payload);
   const pause = slices();
-  for (const piece of piecesOf(payload, WRITE_PIECE)) {
+  for (const piece of allPieces(body, WRITE_PIECE)) {
     if (res.destroyed) return;
     if (res.write(piece)) await pause();
     else await drained(res);
   }
   res.end();
+}
+
+function end(res: ServerResponse, statusCode: number, headers: Record<string, string>, payload: string | Buffer, headOnly: boolean): void {
+  res.writeHead(statusCode, { ...headers, 'content-length': String(Buffer.byteLength(payload)) });
+  res.end(headOnly ? undefined : payload);
 }
 
 /** Resolves once the response can take more, or is gone. */

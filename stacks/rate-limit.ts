@@ -19,6 +19,7 @@ import type { Construct } from 'constructs';
 import { GlanceError } from '../lib/errors.ts';
 import { errorResponse } from '../lib/http/respond.ts';
 import { SettingsError, type WafLimits } from './settings.ts';
+import { joined } from '../lib/text/pieces.ts';
 
 /** Under the API's address, but never a route of the function (it serves `/` only). */
 export const ERROR_PAGES_PATH = '/_glance/errors';
@@ -29,11 +30,11 @@ export const RETRY_AFTER_S = 60;
 export const WAF_WINDOW_S = 300;
 
 export const erateBody = (docsUrl: string): string =>
-  errorResponse(new GlanceError('ERATE', `Too many requests from this caller: slow down and retry in ${RETRY_AFTER_S} seconds.`), {
+  joined(errorResponse(new GlanceError('ERATE', `Too many requests from this caller: slow down and retry in ${RETRY_AFTER_S} seconds.`), {
     requestId: '',
     docsUrl,
     target: undefined,
-  }).body;
+  }).body);
 
 export interface ErrorPages {
   /** For the API distribution's `additionalBehaviors`. */

@@ -20,17 +20,17 @@ export function createS3CacheStore(settings: S3Settings): CacheStore {
   return {
     async get(key) {
       if (!isCacheKey(key)) return undefined;
-      let text: string | undefined;
+      let bytes: Uint8Array | undefined;
       try {
         const { client, sdk } = await s3();
         const object = await client.send(new sdk.GetObjectCommand({ Bucket: bucket, Key: objectKey(key) }));
-        text = await object.Body?.transformToString('utf8');
+        bytes = await object.Body?.transformToByteArray();
       } catch (error) {
         // Only a missing key is a miss; NoSuchBucket is also a 404 but means the deployment is broken.
         if (isNoSuchKey(error)) return undefined;
         throw fatal('read', error);
       }
-      return text === undefined ? undefined : decodeEntry(text);
+      return bytes === undefined ? undefined : decodeEntry(bytes);
     },
 
     async set(key, entry) {

@@ -5,7 +5,7 @@
  * parsing it back on a hit, held the event loop ~20 ms each way (version 1 did).
  */
 import { createHash } from 'node:crypto';
-import { piecesOf } from '../text/pieces.ts';
+import { allPieces, isHighSurrogate, type Text } from '../text/pieces.ts';
 import { slices } from '../time/slices.ts';
 import type { CacheEntry } from './index.ts';
 
@@ -19,8 +19,6 @@ export const isCacheKey = (key: string): boolean => KEY.test(key);
 /** The file (local) or object name (under the S3 prefix) of an entry. */
 export const entryName = (key: string): string => `${key}.json`;
 
-const sha256 = (text: string): string => createHash('sha256').update(text).digest('hex');
-
 /** Characters of the body hashed or written at a time. */
 const PIECE = 64 * 1024;
 
@@ -30,7 +28,7 @@ const PIECE = 64 * 1024;
  */
 export async function encodeEntry(entry: CacheEntry): Promise<string[]> {
   const { answer, createdAt, ttl } = entry;
-  const pieces = [...piecesOf(answer.body, PIECE)];
+  const pieces = [...allPieces(answer.body, PIECE)];
   const hash = createHash('sha256');
   const pause = slices();
   for (const piece of pieces) {
@@ -65,21 +63,53 @@ function parse(text: string): unknown {
   }
 }
 
-/** undefined for anything that is not, byte for byte, an entry this version wrote. */
-export function decodeEntry(text: string): CacheEntry | undefined {
-  const end = text.indexOf('\n');
+/**
+ * undefined for anything that is not, byte for byte, an entry this version wrote. The body is hashed and decoded a
+ * piece at a time, the event loop given back between pieces; a body of more than one piece stays in pieces
+ * (lib/text/pieces.ts).
+ */
+export async function decodeEntry(bytes: Uint8Array): Promise<CacheEntry | undefined> {
+  const end = bytes.indexOf(0x0a);
   if (end < 0) return undefined;
-  const stored = parse(text.slice(0, end));
+  const stored = parse(new TextDecoder().decode(bytes.subarray(0, end)));
   if (!isRecord(stored) || stored.v !== VERSION) return undefined;
-  const body = text.slice(end + 1);
   const { createdAt, ttl, statusCode, headers, sha256: sum, base64 } = stored;
   if (typeof createdAt !== 'number' || !Number.isFinite(createdAt)) return undefined;
   if (typeof ttl !== 'number' || !(ttl > 0) || !Number.isFinite(ttl)) return undefined;
   if (typeof statusCode !== 'number' || !Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) {
     return undefined;
   }
-  if (!isStringRecord(headers) || sum !== sha256(body)) return undefined;
+  if (!isStringRecord(headers) || typeof sum !== 'string') return undefined;
   if (base64 !== undefined && base64 !== true) return undefined;
+  const body = await checkedText(bytes.subarray(end + 1), sum);
+  if (body === undefined) return undefined;
   const answer = { statusCode, headers: { ...headers }, body, ...(base64 ? { isBase64Encoded: true } : {}) };
   return { answer, createdAt, ttl };
+}
+
+/** Bytes of the body hashed and decoded at a time. */
+const PIECE_BYTES = 64 * 1024;
+
+/** The UTF-8 `bytes` as text, one string or pieces; undefined unless their SHA-256 is `sum`. */
+async function checkedText(bytes: Uint8Array, sum: string): Promise<Text | undefined> {
+  const hash = createHash('sha256');
+  const decoder = new TextDecoder();
+  const pause = slices();
+  const pieces: string[] = [];
+  let carried = '';
+  for (let at = 0; at < bytes.length; at += PIECE_BYTES) {
+    const chunk = bytes.subarray(at, at + PIECE_BYTES);
+    hash.update(chunk);
+    const piece = carried + decoder.decode(chunk, { stream: true });
+    // The decoder may end a piece between the halves of a pair: the first half waits for the second, so each piece
+    // stands alone (lib/text/pieces.ts).
+    const split = piece.length > 0 && isHighSurrogate(piece.charCodeAt(piece.length - 1));
+    carried = split ? piece.slice(-1) : '';
+    pieces.push(split ? piece.slice(0, -1) : piece);
+    await pause();
+  }
+  pieces.push(carried + decoder.decode());
+  if (hash.digest('hex') !== sum) return undefined;
+  const text = pieces.filter((piece) => piece !== '');
+  return text.length > 1 ? text : (text[0] ?? '');
 }

@@ -7,6 +7,7 @@ import type { CacheSettings } from '../config.ts';
 import { createLocalCacheStore } from './local.ts';
 import { withMemory } from './memory.ts';
 import { createS3CacheStore } from '../aws/s3-cache.ts';
+import type { Text } from '../text/pieces.ts';
 
 export { cacheHeaders, type CacheHeaderOptions } from './cache-control.ts';
 export { cacheKey } from './key.ts';
@@ -27,7 +28,7 @@ export {
 export interface CachedAnswer {
   statusCode: number;
   headers: Record<string, string>;
-  body: string;
+  body: Text;
   /** The body is bytes in base64 (`embed.proxy`'s media). */
   isBase64Encoded?: boolean;
 }

@@ -33,14 +33,14 @@ export function createLocalCacheStore(dir: string, { retention, now = Date.now }
 
     async get(key) {
       if (!isCacheKey(key)) return undefined;
-      let text: string;
+      let bytes: Buffer;
       try {
-        text = await readFile(join(dir, entryName(key)), 'utf8');
+        bytes = await readFile(join(dir, entryName(key)));
       } catch (error) {
         if (codeOf(error) === 'ENOENT') return undefined;
         throw fatal('read', error);
       }
-      const entry = decodeEntry(text);
+      const entry = await decodeEntry(bytes);
       if (!entry || now() - entry.createdAt >= Math.min(entry.ttl, retention)) return undefined;
       return entry;
     },

@@ -5,6 +5,7 @@
  * first once the bodies pass `maxBytes`.
  */
 import type { CacheEntry, CacheStore } from './index.ts';
+import { lengthOf } from '../text/pieces.ts';
 
 export interface MemoryFrontOptions {
   maxBytes?: number;
@@ -25,7 +26,7 @@ export function withMemory(store: CacheStore, { maxBytes = 64 * 1024 * 1024, max
   };
   const remember = (key: string, entry: CacheEntry) => {
     forget(key);
-    const size = entry.answer.body.length + 512;
+    const size = lengthOf(entry.answer.body) + 512;
     if (size > maxBytes) return;
     held.set(key, { entry, at: now(), bytes: size });
     bytes += size;

@@ -5,6 +5,7 @@
  */
 import type { Timings } from '../time/timings.ts';
 import type { ApiResponse } from './types.ts';
+import { joined } from '../text/pieces.ts';
 
 export interface AccessRecord {
   readonly requestId: string;
@@ -26,7 +27,7 @@ export interface AccessRecord {
 function codeOf(response: ApiResponse): string | undefined {
   if (response.statusCode < 400 || !response.headers['content-type']?.startsWith('application/json')) return undefined;
   try {
-    const { code } = JSON.parse(response.body) as { code?: unknown };
+    const { code } = JSON.parse(joined(response.body)) as { code?: unknown };
     return typeof code === 'string' ? code : undefined;
   } catch {
     return undefined;

@@ -1,3 +1,5 @@
+import type { Text } from '../text/pieces.ts';
+
 /** The transport-neutral request and response the core speaks; functions/ maps Lambda and node:http onto these. */
 export interface ApiRequest {
   /** Upper case, as sent on the wire. */
@@ -17,7 +19,8 @@ export interface ApiResponse {
   statusCode: number;
   headers: Record<string, string>;
   /** Text, or binary bytes in base64 when `isBase64Encoded` (API Gateway's own form: the Lambda handler passes
-   *  both on as they are, the local service decodes the bytes). */
-  body: string;
+   *  both on as they are, the local service decodes the bytes). A large JSON answer is text in pieces
+   *  (lib/text/pieces.ts), sent in order: joined, a 4 MB answer held the local service's event loop ~30 ms. */
+  body: Text;
   isBase64Encoded?: boolean;
 }

@@ -7,6 +7,7 @@ import { LAMBDA_RETURN_RESERVE_MS } from '../../lib/time/limits.ts';
 import { LAMBDA_EMBED_PROXY_MAX_BYTES, loadConfig } from '../../lib/config.ts';
 import { startServer } from '../helpers/server.ts';
 import { q } from '../helpers/service.ts';
+import { joined } from '../../lib/text/pieces.ts';
 
 const context = {
   awsRequestId: 'req-1',
@@ -93,7 +94,7 @@ test('once stopping, /health answers 503 so a balancer drains the instance', asy
   const { healthResponse } = await import('../../lib/http/health.ts');
   const response = healthResponse(true);
   assert.equal(response.statusCode, 503);
-  assert.deepEqual(JSON.parse(response.body), { status: 'stopping' });
+  assert.deepEqual(JSON.parse(joined(response.body)), { status: 'stopping' });
 });
 
 test("embed.proxy in Lambda: base64 bytes API Gateway decodes, 4 MiB at most so the answer fits Lambda's 6 MB response", { timeout: 30_000 }, async () => {

@@ -18,6 +18,7 @@ import type { Resolver } from '../../lib/fetch/index.ts';
 import type { OembedProvider } from '../../lib/oembed/providers.ts';
 import { createStorage } from '../../lib/storage/index.ts';
 import { TEST_BROWSER_ARGS } from './chromium-args.ts';
+import { joined } from '../../lib/text/pieces.ts';
 
 /** Chromium's own DNS stays off the network in tests (it otherwise looks up Google hosts at start). */
 export { TEST_BROWSER_ARGS } from './chromium-args.ts';
@@ -85,7 +86,7 @@ export async function startApp(options: ServiceOptions = {}): Promise<Service> {
     new Headers(init.headers).forEach((value, name) => (headers[name] = value));
     const method = (init.method ?? 'GET').toUpperCase();
     const answer = await app.handle({ method, rawQueryString: query, headers, requestId: randomUUID(), receivedAt: Date.now() });
-    const body = answer.isBase64Encoded ? Buffer.from(answer.body, 'base64') : answer.body;
+    const body = answer.isBase64Encoded ? Buffer.from(joined(answer.body), 'base64') : joined(answer.body);
     return new Response(NULL_BODY.has(answer.statusCode) ? null : body, { status: answer.statusCode, headers: answer.headers });
   };
   return {

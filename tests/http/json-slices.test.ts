@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { stringifyInSlices } from '../../lib/http/json-slices.ts';
+import { joined } from '../../lib/text/pieces.ts';
 
 const long = (unit: string, chars: number) => unit.repeat(Math.ceil(chars / unit.length)).slice(0, chars);
 
@@ -28,7 +29,7 @@ test('the text is JSON.stringify\'s, for values large enough to be written in sl
       notAFunction: { toJSON: 1 },
     },
   ];
-  for (const value of values) assert.equal(await stringifyInSlices(value), JSON.stringify(value));
+  for (const value of values) assert.equal(joined(await stringifyInSlices(value)), JSON.stringify(value));
 });
 
 test('a cycle is a TypeError, as JSON.stringify says, not a loop', async () => {
@@ -51,5 +52,15 @@ test('a large answer gives the event loop back while it is written', async () =>
   setImmediate(() => (loopTurned = true));
   const text = await stringifyInSlices(value);
   assert.equal(loopTurned, true, 'the event loop ran while 6 M characters were written');
-  assert.equal(text, JSON.stringify(value));
+  assert.equal(joined(text), JSON.stringify(value));
+});
+
+test('a large answer comes in pieces of about 64 Ki characters, each whole UTF-16 (no pair cut), never one string', async () => {
+  const value = { data: { x: `${'a'.repeat(65_535)}${'😀'.repeat(100_000)}`, y: Array.from({ length: 100_000 }, (_, i) => i) } };
+  const text = await stringifyInSlices(value);
+  assert.ok(Array.isArray(text), 'pieces');
+  assert.ok(text.length > 4);
+  for (const piece of text.slice(0, -1)) assert.ok(piece.length >= 64 * 1024 && piece.length < 140 * 1024, `a piece of ${piece.length}`);
+  assert.ok(text.every((piece) => Buffer.from(piece).toString() === piece), 'no piece ends or starts inside a surrogate pair');
+  assert.equal(joined(text), JSON.stringify(value));
 });
