@@ -58,6 +58,8 @@ const CASES: readonly Case[] = [
   { name: 'palette of a 1 × 39 000 000 PNG', path: '/tall', query: 'palette=true', timeoutMs: 5000, warm: { path: '/small', query: 'palette=true' } },
   { name: 'JSON nested 100 000 deep (JSON-LD, attr=json)', path: '/deepjson', query: 'data.j.selector=pre&data.j.attr=json', timeoutMs: 5000, warm: { path: '/tiny', query: 'data.x.attr=json' } },
   { name: 'long runs in metadata (ReDoS shapes)', path: '/redos', query: '', timeoutMs: 5000 },
+  { name: 'a shell whose body is 10 MB of tags (prerender=auto checks it)', path: '/tags', query: '', timeoutMs: 10_000 },
+  { name: 'technologies + three rules, 10 MB page beyond Latin-1', path: '/wide10', query: 'insights.technologies&data.a.selectorAll=a&data.a.attr=href&data.t.attr=text&data.m.attr=markdown', timeoutMs: 10_000, warm: { path: '/tiny', query: 'insights.technologies&data.t.attr=text' } },
 ];
 
 /** The pages the cases need, each made when first asked for (the 39-megapixel PNG takes seconds to encode). */
@@ -89,6 +91,9 @@ function routes(): Record<string, Route> {
     '/nested10': page(() => nestedText(9.8 * MB)),
     '/ordinary10': page(() => ordinaryPage(9.8 * MB)),
     '/ordinary6': page(() => ordinaryPage(6 * MB)),
+    // One character past Latin-1 makes every string of the page two bytes a character: twice the memory to copy.
+    '/wide10': page(() => ordinaryPage(9.8 * MB).replace('<title>Ordinary', '<title>Ordinary — ✓')),
+    '/tags': page(() => `<!doctype html><html><head><script src="/app.js"></script></head><body>${'<i>'.repeat(3_200_000)}</body></html>`),
     '/links': page(() => unclosedLinks(2 * MB)),
     '/tall': withImage('/tall.png'),
     '/tall.png': png(1, 39_000_000),
