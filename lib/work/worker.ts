@@ -3,21 +3,9 @@
  * value or its error. It loads its preloaded jobs first, then says it is ready. Everything else about its life — when
  * it starts, when it is terminated, what its failures mean — is the pool's.
  */
-import { constants, setPriority } from 'node:os';
 import { parentPort, workerData, type TransferListItem } from 'node:worker_threads';
 import { JOBS, type Host, type JobName } from './jobs.ts';
 import { errorData, errorFrom, type FromWorker, type ToWorker, type WorkerSetup } from './messages.ts';
-
-// Work on strangers' input is background work: this thread yields its core to the main thread, which answers everyone
-// (/health included), whenever both want it — on a 2-core machine a busy worker otherwise shares the main thread's
-// core with the service's other processes. Linux keeps a nice value per thread; elsewhere it would be the whole
-// process's, so it is left alone there. Lowering one's own priority needs no privilege; should a sandbox refuse it all
-// the same, the worker runs at the default rather than not at all.
-if (process.platform === 'linux') {
-  try {
-    setPriority(constants.priority.PRIORITY_BELOW_NORMAL);
-  } catch {}
-}
 
 const port = parentPort!;
 const setup = workerData as WorkerSetup;
