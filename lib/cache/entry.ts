@@ -5,7 +5,7 @@
  * parsing it back on a hit, held the event loop ~20 ms each way (version 1 did).
  */
 import { createHash } from 'node:crypto';
-import { allPieces, isHighSurrogate, type Text } from '../text/pieces.ts';
+import { allPieces, type Text } from '../text/pieces.ts';
 import { slices } from '../time/slices.ts';
 import type { CacheEntry } from './index.ts';
 
@@ -96,19 +96,15 @@ async function checkedText(bytes: Uint8Array, sum: string): Promise<Text | undef
   const decoder = new TextDecoder();
   const pause = slices();
   const pieces: string[] = [];
-  let carried = '';
   for (let at = 0; at < bytes.length; at += PIECE_BYTES) {
     const chunk = bytes.subarray(at, at + PIECE_BYTES);
     hash.update(chunk);
-    const piece = carried + decoder.decode(chunk, { stream: true });
-    // The decoder may end a piece between the halves of a pair: the first half waits for the second, so each piece
-    // stands alone (lib/text/pieces.ts).
-    const split = piece.length > 0 && isHighSurrogate(piece.charCodeAt(piece.length - 1));
-    carried = split ? piece.slice(-1) : '';
-    pieces.push(split ? piece.slice(0, -1) : piece);
+    // A streaming decoder holds back a character whose bytes are cut: no piece ends inside one, or between the two
+    // halves of a pair, so each stands alone (lib/text/pieces.ts; tests/cache/contract.ts checks it).
+    pieces.push(decoder.decode(chunk, { stream: true }));
     await pause();
   }
-  pieces.push(carried + decoder.decode());
+  pieces.push(decoder.decode());
   if (hash.digest('hex') !== sum) return undefined;
   const text = pieces.filter((piece) => piece !== '');
   return text.length > 1 ? text : (text[0] ?? '');

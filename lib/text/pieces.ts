@@ -84,5 +84,5 @@ export function fromUtf8Pieces(bytes: readonly Uint8Array[]): string {
   return bytes.map((piece) => decoder.decode(piece, { stream: true })).join('') + decoder.decode();
 }
 
-export const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
+const isHighSurrogate = (code: number): boolean => code >= 0xd800 && code <= 0xdbff;
 const isLowSurrogate = (code: number): boolean => code >= 0xdc00 && code <= 0xdfff;

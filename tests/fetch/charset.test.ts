@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import iconv from 'iconv-lite';
-import { decodeHtml } from '../../lib/fetch/charset.ts';
+import { decodeBody, decodeHtml } from '../../lib/fetch/charset.ts';
 
 /**
  * Real-sized prose per encoding: detection is statistical and needs a paragraph, as real pages have. `label` is
@@ -190,4 +190,21 @@ describe('decodeHtml precedence', () => {
   test('undeclared valid UTF-8 is UTF-8', () => {
     assert.deepEqual(decodeHtml(utf8, 'text/html'), { text: page(text), charset: 'utf-8' });
   });
+});
+
+describe('a body decoded as it was read, in pieces', () => {
+  // Every chunk ends inside a four-byte character: the streaming decoder holds its bytes back, so no piece ends
+  // between the halves of its pair (a half alone would be written, or encoded for a worker, as U+FFFD).
+  const body = Buffer.from(`<title>x</title>${'😀a'.repeat(3000)}`);
+  const chunks = Array.from({ length: Math.ceil(body.length / 1001) }, (_, i) => body.subarray(i * 1001, (i + 1) * 1001));
+
+  for (const contentType of ['text/html; charset=utf-8', 'text/html']) {
+    test(`each piece stands alone, no pair cut, and together they are the page (${contentType})`, async () => {
+      const { text, charset } = await decodeBody(chunks, contentType);
+      assert.equal(charset, 'utf-8');
+      assert.ok(text.length > 1, 'pieces');
+      for (const piece of text) assert.equal(Buffer.from(piece).toString(), piece, 'a piece encodes to itself');
+      assert.equal(text.join(''), body.toString());
+    });
+  }
 });
