@@ -55,11 +55,14 @@ function toApiRequest(req: IncomingMessage, target: string, queryAt: number): Ap
 async function write(res: ServerResponse, { statusCode, headers, body, isBase64Encoded }: ApiResponse, headOnly: boolean): Promise<void> {
   if (isBase64Encoded) return void end(res, statusCode, headers, Buffer.from(joined(body), 'base64'), headOnly);
   if (lengthOf(body) <= WRITE_PIECE) return void end(res, statusCode, headers, joined(body), headOnly);
+  const pause = slices();
   let length = 0;
-  for (const piece of allPieces(body, WRITE_PIECE)) length += Buffer.byteLength(piece);
+  for (const piece of allPieces(body, WRITE_PIECE)) {
+    length += Buffer.byteLength(piece);
+    await pause();
+  }
   res.writeHead(statusCode, { ...headers, 'content-length': String(length) });
   if (headOnly) return void res.end();
-  const pause = slices();
   for (const piece of allPieces(body, WRITE_PIECE)) {
     if (res.destroyed) return;
     if (res.write(piece)) await pause();

@@ -42,7 +42,8 @@ export function createS3CacheStore(settings: S3Settings): CacheStore {
           new sdk.PutObjectCommand({
             Bucket: bucket,
             Key: objectKey(key),
-            // One body, joined: in Lambda, where this store serves, the copy is the request's own invocation's.
+            // One body, joined: in Lambda the copy is the request's own invocation's; a local service that keeps its
+            // cache in S3 pays it on its event loop (35–70 ms for 10 MB), which the local store's piecewise write avoids.
             Body: (await encodeEntry(entry)).join(''),
             // A line of JSON, then the answer's body (lib/cache/entry.ts).
             ContentType: 'text/plain; charset=utf-8',

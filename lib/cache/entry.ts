@@ -93,7 +93,8 @@ const PIECE_BYTES = 64 * 1024;
 /** The UTF-8 `bytes` as text, one string or pieces; undefined unless their SHA-256 is `sum`. */
 async function checkedText(bytes: Uint8Array, sum: string): Promise<Text | undefined> {
   const hash = createHash('sha256');
-  const decoder = new TextDecoder();
+  // A body that starts with U+FEFF keeps it: the decoder would otherwise take it for a byte order mark.
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   const pause = slices();
   const pieces: string[] = [];
   for (let at = 0; at < bytes.length; at += PIECE_BYTES) {

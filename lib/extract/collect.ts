@@ -86,6 +86,8 @@ class Collector implements Partial<Handler> {
   private captures: { slot: TextSlot; depth: number }[] = [];
   /** Inside a JSON-LD script (its text is kept) or another script or style (its text is ignored). */
   private raw: 'ld' | 'skip' | undefined;
+  /** `<template>`s open: their text is ignored, a `<style>` or `<script>` closing inside one included. */
+  private templates = 0;
   private ldText = '';
   /** JSON-LD text kept so far, and whether the block being read has passed MAX_JSONLD. */
   private ldKept = 0;
@@ -133,7 +135,8 @@ class Collector implements Partial<Handler> {
         this.facts.jsonldBlocks.push(this.ldText);
         this.ldKept += this.ldText.length;
       }
-      this.raw = undefined;
+      if (name === 'template') this.templates = Math.max(0, this.templates - 1);
+      this.raw = this.templates > 0 ? 'skip' : undefined;
     }
     this.shell.closed();
     this.flags.pop();
@@ -175,8 +178,11 @@ class Collector implements Partial<Handler> {
         this.ldText = '';
         this.ldOver = false;
         return 0;
-      case 'style':
       case 'template':
+        this.templates++;
+        this.raw = 'skip';
+        return 0;
+      case 'style':
         this.raw = 'skip';
         return 0;
       case 'base':

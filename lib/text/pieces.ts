@@ -80,7 +80,7 @@ export async function utf8Pieces(text: Text, signal?: AbortSignal): Promise<Uint
 
 /** The text utf8Pieces encoded, in one string (on the thread that can afford the copy). */
 export function fromUtf8Pieces(bytes: readonly Uint8Array[]): string {
-  const decoder = new TextDecoder();
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
   return bytes.map((piece) => decoder.decode(piece, { stream: true })).join('') + decoder.decode();
 }
 

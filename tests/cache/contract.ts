@@ -49,6 +49,14 @@ export function cacheStoreContract(name: string, make: () => StoreUnderTest | Pr
       assert.ok(pieces.every((piece) => Buffer.from(piece).toString() === piece), 'each piece stands alone: no pair cut');
     });
 
+    test('a body that starts with U+FEFF keeps it (it is text, not a byte order mark)', async () => {
+      const { store } = await make();
+      const key = freshKey();
+      const entry = sampleEntry('\ufeffstarts with a zero-width no-break space');
+      await store.set(key, entry);
+      assertSameEntry(await store.get(key), entry);
+    });
+
     test('set then get answers the identical entry', async () => {
       const { store } = await make();
       const key = freshKey();

@@ -29,6 +29,12 @@ test('what a body shows: no script, style, template, svg or noscript text; the h
   assert.equal(shell(`<title>${words}</title><script src=a.js></script>`), false);
 });
 
+test('a <style> or <script> closing inside a <template> leaves the rest of the template hidden', () => {
+  const words = 'word '.repeat(50);
+  assert.equal(shell(`<script src=a.js></script><body><template><style>p{}</style>${words}<script>x</script>${words}</template></body>`), true);
+  assert.equal(shell(`<script src=a.js></script><body><template><style>p{}</style></template>${words}</body>`), false);
+});
+
 test('whitespace collapses and a tag parts words, as a reader sees the text', () => {
   const body = (inner: string) => `<script src=a.js></script><body>${inner}</body>`;
   // 100 one-letter words parted by tags: 199 characters, under the limit; 101 of them: 201, over it.

@@ -38,7 +38,11 @@ export const rules: Step = {
     const values = await timings.measure('rules', async () => {
       // The page goes to the worker as bytes it takes over, encoded here a piece at a time (lib/text/pieces.ts).
       const text = content.kind === 'html' ? content.html : content.kind === 'text' ? content.text : undefined;
-      const bytes = text === undefined ? undefined : await utf8Pieces(text, workBudget.signal());
+      const bytes = text === undefined ? undefined : await utf8Pieces(text, workBudget.signal()).catch((error: unknown) => {
+        // Out of time while encoding: the pool then answers as for any task past its budget (ETIMEOUT), not EFATAL.
+        if (workBudget.expired) return [];
+        throw error;
+      });
       const input = {
         rules: dataRules,
         html: content.kind === 'html' ? bytes : undefined,
