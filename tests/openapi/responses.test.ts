@@ -257,7 +257,7 @@ describe('real answers match docs/openapi.json', () => {
     });
 
     test('508: a request sent by a Glance', async () => {
-      await expectCode(service, q(article()), 508, 'ELOOP', { headers: { 'x-glance-hop': '1' } });
+      await expectCode(service, q(article()), 508, 'ELOOP', { headers: { 'x-glance-hop': '2' } });
     });
 
     test('429: the edge answers it (CloudFront, from the page stacks/rate-limit.ts renders), never the function', () => {
