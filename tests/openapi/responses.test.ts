@@ -75,6 +75,9 @@ describe('real answers match docs/openapi.json', () => {
       '/pictured-large': pictured('/cover.png'),
       // A soft 404: the image address answers a page.
       '/pictured-page': pictured('/article'),
+      '/player': html('<title>Player</title><link rel="alternate" type="application/json+oembed" href="/player.json">'),
+      '/player.json': (_req, res) =>
+        void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'video', html: '<iframe src="https://player.example/1"></iframe>' })),
     });
     service = await startService();
     blocker = join(await mkdtemp(join(tmpdir(), 'glance-openapi-')), 'blocker');
@@ -169,6 +172,14 @@ describe('real answers match docs/openapi.json', () => {
       assert.match(markdown.headers.get('content-type') ?? '', /^text\/markdown/);
       const markup = await ask(service, q(article(), 'meta=false&data.heading.selector=h1&data.heading.attr=html&embed=heading'));
       assert.deepEqual([markup.headers.get('content-type'), markup.body], ['text/html; charset=utf-8', 'The <em>article</em>']);
+    });
+
+    test('embed=iframe.html: a player document, framable under its own sandbox', async () => {
+      const player = await ask(service, q(`${site.url}/player`, 'meta=false&iframe&embed=iframe.html'));
+      assert.equal(player.status, 200);
+      assert.equal(player.headers.get('content-type'), 'text/html; charset=utf-8');
+      assert.match(player.body, /<iframe src="https:\/\/player\.example\/1"><\/iframe>/);
+      assert.match(player.headers.get('content-security-policy') ?? '', /^sandbox allow-scripts /);
     });
 
     test('embed.proxy: the image\'s own bytes, with its type and the headers that let any site read it', async () => {
