@@ -9,6 +9,7 @@ import {
   cacheHeaders,
   createCacheStore,
   createLocalRefresher,
+  nestedKey,
   ResultCache,
   type CacheStore,
   type CacheStatus,
@@ -18,7 +19,7 @@ import {
 import type { Config } from './config.ts';
 import { GlanceError } from './errors.ts';
 import { parseTarget, type Resolver, type VettedUrl } from './fetch/index.ts';
-import { HOP_HEADER, loopFromHop } from './guard/loop.ts';
+import { depthOf, HOP_HEADER, mediaHop, type Hop } from './guard/loop.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import { pickPaths } from './http/data-paths.ts';
 import { runPipeline, type PipelineDeps } from './pipeline/index.ts';
@@ -128,14 +129,14 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   const playground = createPlayground({ keyed: checkKey !== undefined, plainHttp: config.lambda === undefined });
 
   /** The answer for a valid request: a failure carries its code, which decides whether it may be cached. */
-  async function produce(url: VettedUrl, options: Options, budget: Budget, timings: Timings, requestId: string): Promise<Produced> {
+  async function produce(url: VettedUrl, options: Options, budget: Budget, timings: Timings, requestId: string, hop: Hop): Promise<Produced> {
     try {
-      const { envelope, mode, loadMs, outbound } = await budget.race(runPipeline(url, options, budget, timings, pipeline), timeUp(options.timeout));
+      const { envelope, mode, loadMs, outbound } = await budget.race(runPipeline(url, options, budget, timings, pipeline, hop), timeUp(options.timeout));
       if (options.filter) envelope.data = pickPaths(envelope.data, options.filter);
       const headers: Record<string, string> = { 'x-fetch-mode': mode };
       if (loadMs !== undefined) headers['x-fetch-time'] = `${Math.round(loadMs)}ms`;
       if (!options.embed) return { answer: await jsonInSlices(200, envelope, headers) };
-      const embedDeps = { ...proxyDeps, target: url, outbound, maxBytes: config.embedProxyMaxBytes, budget, timings };
+      const embedDeps = { ...proxyDeps, target: url, outbound, hop, maxBytes: config.embedProxyMaxBytes, budget, timings };
       const answer = await budget.race(embedAnswer(envelope, { ...options, embed: options.embed }, headers, embedDeps), timeUp(options.timeout));
       return { answer };
     } catch (error) {
@@ -172,8 +173,8 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         throw new GlanceError('EMETHOD', `The method ${request.method} is not allowed: use GET or HEAD.`);
       }
-      // Before the key check and the cache: a request from a Glance does no work at all, whoever sent it.
-      if (request.headers[HOP_HEADER] !== undefined) throw loopFromHop();
+      // Before the key check and the cache: a request from a Glance answering another Glance does no work at all.
+      const depth = depthOf(request.headers[HOP_HEADER]);
       // A person's browser at the bare address: a static page, before the key check (lib/http/playground/).
       if (origin === 'caller' && playground.wanted(request)) return finish(playground.response(), playground.policy);
       // One clock for the whole request, started when it arrived and never past what the transport allows
@@ -181,14 +182,17 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       const limit = request.deadline ?? Infinity;
       const arrival = Budget.until(Math.min(request.receivedAt + TIMEOUT.max, limit));
       if (origin === 'caller' && checkKey) await arrival.race(checkKey(request.headers['x-api-key']), timeUp(TIMEOUT.max));
-      const { options, key } = await parse(request.rawQueryString, request.headers);
+      const { options, key: callerKey } = await parse(request.rawQueryString, request.headers);
+      // A nested answer never pings a Glance: it must not be served to a caller, nor join a caller's flight (which may
+      // be the very one waiting on it).
+      const key = depth === 0 ? callerKey : nestedKey(callerKey);
       target = options.url;
       const url = parseTarget(options.url, config.policy);
       const budget = Budget.until(Math.min(request.receivedAt + options.timeout, limit));
       const answer = cache.answer(
         key,
         { ttl: options.ttl, staleTtl: options.staleTtl, force: options.force || origin === 'refresh', deadline: budget.deadline },
-        () => produce(url, options, budget, timings, request.requestId),
+        () => produce(url, options, budget, timings, request.requestId, mediaHop(depth)),
         { rawQueryString: request.rawQueryString, headers: request.headers },
       );
       // A clock of its own on the same deadline: produce() aborts `budget` once its answer is decided, which must

@@ -4,14 +4,14 @@
  * non-safelisted headers (https://github.com/microsoft/playwright/issues/21811).
  * - counted against the page's allowance (PAGE_LIMITS): past it the request is aborted, never queued, so a page
  *   naming 20 000 images on one host costs that host at most PAGE_LIMITS.perHost requests (issue 11 item 2);
- * - the hop header on every request (lib/guard/loop.ts), so a page cannot lead Glance back to itself;
+ * - the final hop mark on every request (lib/guard/loop.ts), so a page cannot lead any Glance to answer it;
  * - the caller's target-only headers (credentials, tokens, `x-api-header-*`) on requests to the target's origin
  *   alone: a third-party script, image or frame never sees them, and a redirect off the origin drops them, as a
  *   browser drops `authorization` (issue 11 item 5).
  * Interception is cooperative (priority 0), so the adblocker's aborts still win.
  */
 import type { HTTPRequest, Page } from 'puppeteer-core';
-import { HOP_HEADER, HOP_VALUE } from '../guard/loop.ts';
+import { FINAL_HOP, HOP_HEADER } from '../guard/loop.ts';
 import { Outbound, type OutboundLimits } from '../guard/outbound.ts';
 
 /**
@@ -35,7 +35,7 @@ export function outgoingHeaders(
     if (targetOnly[name] !== value) headers[name] = value;
   }
   if (origin !== undefined && originOf(url) === origin) Object.assign(headers, targetOnly);
-  headers[HOP_HEADER] = HOP_VALUE;
+  headers[HOP_HEADER] = FINAL_HOP;
   return headers;
 }
 

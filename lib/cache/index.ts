@@ -10,7 +10,7 @@ import { createS3CacheStore } from '../aws/s3-cache.ts';
 import type { Text } from '../text/pieces.ts';
 
 export { cacheHeaders, type CacheHeaderOptions } from './cache-control.ts';
-export { cacheKey } from './key.ts';
+export { cacheKey, nestedKey } from './key.ts';
 export { createLocalRefresher, type LocalRefresher, type Refresh, type RefreshJob, type RefreshRequest } from './refresh.ts';
 export { failureKind, TARGET_FAILURE_TTL_MS, type FailureKind } from './failure-policy.ts';
 export {

@@ -51,3 +51,9 @@ export function cacheKey(options: Options): string {
   // of the key itself.
   return createHash('sha256').update(KEY_VERSION).update('\n').update(canonical(relevant)).digest('hex');
 }
+
+/**
+ * The key of the same request answered as a nested one (lib/guard/loop.ts): its answer can lack what a caller's
+ * would have (a Glance address among its media is refused), so the two never share an entry.
+ */
+export const nestedKey = (key: string): string => createHash('sha256').update(KEY_VERSION).update('\nnested\n').update(key).digest('hex');

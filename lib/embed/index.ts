@@ -1,6 +1,6 @@
 /**
  * `embed` (docs/CONTRACT.md §6): the answer is one field of `data`. Without `embed.proxy` a URL field answers a
- * 302 to it (lib/http/respond.ts); with it, the file's own bytes (proxy.ts).
+ * 302 to it (lib/http/respond.ts), `iframe.html` a player document (player.ts); with it, the file's own bytes (proxy.ts).
  */
 import { GlanceError } from '../errors.ts';
 import { embedResponse, embedValue, isHttpUrl, mediaResponse, redirect, type Envelope } from '../http/respond.ts';
@@ -10,6 +10,7 @@ import type { Budget } from '../time/budget.ts';
 import { ANSWER_RESERVE_MS } from '../time/limits.ts';
 import type { Timings } from '../time/timings.ts';
 import type { ApiResponse } from '../http/types.ts';
+import { isPlayer, playerResponse } from './player.ts';
 import { fetchMedia, type ProxyDeps } from './proxy.ts';
 
 export interface EmbedDeps extends Omit<ProxyDeps, 'headers'> {
@@ -26,6 +27,7 @@ export async function embedAnswer(
   deps: EmbedDeps,
 ): Promise<ApiResponse> {
   const { path, proxy } = options.embed;
+  if (!proxy && isPlayer(path, options.data)) return playerResponse(envelope, headers);
   if (!proxy) return embedResponse(envelope, path, headers, embedFormat(options.data, path));
   const value = embedValue(envelope, path);
   if (typeof value !== 'string' || !isHttpUrl(value)) {

@@ -7,6 +7,7 @@
 import { GlanceError } from '../errors.ts';
 import { openResponse, type AddressPolicy, type Resolver } from '../fetch/index.ts';
 import { splitCallerHeaders } from '../fetch/headers.ts';
+import type { Hop } from '../guard/loop.ts';
 import type { Outbound } from '../guard/outbound.ts';
 import { servedType } from '../media/served-type.ts';
 import type { Budget } from '../time/budget.ts';
@@ -22,6 +23,8 @@ export interface ProxyDeps {
   readonly target: URL;
   /** The caller's headers for the target (`headers.*`, `x-api-header-*`). */
   readonly headers: Readonly<Record<string, string>>;
+  /** The loop mark, as the answer's media probes carry it (lib/guard/loop.ts). */
+  readonly hop: Hop;
 }
 
 export interface ProxiedMedia {
@@ -65,6 +68,7 @@ export async function fetchMedia(url: string, budget: Budget, deps: ProxyDeps): 
       ...(ownOrigin ? { targetOnly } : {}),
       resolver: deps.resolver,
       outbound: deps.outbound,
+      hop: deps.hop,
     });
     if (response.statusCode < 200 || response.statusCode > 299) {
       response.cancel();

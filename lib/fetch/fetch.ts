@@ -13,6 +13,7 @@ import { fetchFailure, timedOut, type Attempt } from './errors.ts';
 import { exchange, type RawResponse } from './exchange.ts';
 import { requestHeaders, responseHeaders } from './headers.ts';
 import { parseTarget, type AddressPolicy, type VettedUrl } from '../guard/policy.ts';
+import type { Hop } from '../guard/loop.ts';
 
 export type { Resolver } from '../guard/lookup.ts';
 
@@ -44,6 +45,8 @@ export interface FetchOptions {
   resolver?: Resolver;
   /** The answer's allowance of outbound requests; every exchange, redirect hops included, takes one. */
   outbound?: Outbound | undefined;
+  /** The loop mark every hop carries (lib/guard/loop.ts); by default FINAL_HOP, which no Glance answers. */
+  hop?: Hop | undefined;
 }
 
 export interface FetchResponse {
@@ -74,14 +77,14 @@ const BODILESS_STATUSES = new Set([204, 205, 304]);
 const single = (values: string[] | undefined): string | undefined => values?.[0];
 
 /** The next hop of a redirect, vetted like a caller's URL; its refusal says it came from a redirect. */
-function redirectTarget(location: string, from: URL, policy: AddressPolicy): VettedUrl {
+function redirectTarget(location: string, from: URL, policy: AddressPolicy, hop: Hop | undefined): VettedUrl {
   let resolved: string;
   try {
     resolved = new URL(location, from).href;
   } catch {
     resolved = location;
   }
-  return parseTarget(resolved, policy, `The target at ${from.href} redirected to`);
+  return parseTarget(resolved, policy, `The target at ${from.href} redirected to`, hop);
 }
 
 function tooManyRedirects(redirects: Redirect[], next: URL, limit: number): GlanceError {
@@ -94,14 +97,14 @@ function tooManyRedirects(redirects: Redirect[], next: URL, limit: number): Glan
 
 /** Opens a guarded request; resolves once the final (non-redirect) response's headers are in. */
 export async function openResponse(target: string | VettedUrl, options: FetchOptions): Promise<FetchResponse> {
-  const { policy, maxBytes } = options;
+  const { policy, maxBytes, hop } = options;
   const method = options.method ?? 'GET';
   const maxRedirects = options.maxRedirects ?? 10;
   const agents = agentFor(policy, options.resolver);
   const signal = options.budget.signal();
   const started = performance.now();
-  let url = typeof target === 'string' ? parseTarget(target, policy) : target;
-  let headers = requestHeaders(options.userAgent, { ...options.headers, ...options.targetOnly });
+  let url = typeof target === 'string' ? parseTarget(target, policy, undefined, hop) : target;
+  let headers = requestHeaders(options.userAgent, { ...options.headers, ...options.targetOnly }, hop);
   const redirects: Redirect[] = [];
 
   for (;;) {
@@ -118,10 +121,10 @@ export async function openResponse(target: string | VettedUrl, options: FetchOpt
     const location = single(response.headers.location);
     if (REDIRECT_STATUSES.has(response.statusCode) && location) {
       await drain(response.body);
-      const next = redirectTarget(location, url, policy);
+      const next = redirectTarget(location, url, policy, hop);
       if (redirects.length >= maxRedirects) throw tooManyRedirects(redirects, next, maxRedirects);
       // Only GET and HEAD are sent, and the Fetch standard keeps both through every redirect status.
-      if (next.origin !== url.origin) headers = requestHeaders(options.userAgent, options.headers);
+      if (next.origin !== url.origin) headers = requestHeaders(options.userAgent, options.headers, hop);
       redirects.push({ statusCode: response.statusCode, url: next.href });
       url = next;
       continue;

@@ -1,5 +1,5 @@
 /** Request headers sent to targets and response headers handed back to callers. */
-import { HOP_HEADER, HOP_VALUE } from '../guard/loop.ts';
+import { FINAL_HOP, HOP_HEADER, type Hop } from '../guard/loop.ts';
 import { CLIENT_MANAGED, HOP_BY_HOP } from '../http/hop-by-hop.ts';
 
 /** What Chrome sends for a navigation, so servers answer Glance the page a browser would get. */
@@ -37,7 +37,7 @@ export function splitCallerHeaders(caller: Readonly<Record<string, string>>): { 
  * connection fields refused). Node's http client refuses an invalid name or a line break again before any byte is
  * written, so nothing here can split a request.
  */
-export function requestHeaders(userAgent: string, caller: Record<string, string> = {}): Record<string, string> {
+export function requestHeaders(userAgent: string, caller: Record<string, string> = {}, hop: Hop = FINAL_HOP): Record<string, string> {
   const headers: Record<string, string> = {
     'user-agent': userAgent,
     accept: ACCEPT,
@@ -49,7 +49,7 @@ export function requestHeaders(userAgent: string, caller: Record<string, string>
   }
   headers['accept-encoding'] = ACCEPT_ENCODING;
   // Last, so no caller header can remove or change it (lib/guard/loop.ts).
-  headers[HOP_HEADER] = HOP_VALUE;
+  headers[HOP_HEADER] = hop;
   return headers;
 }
 

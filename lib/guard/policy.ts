@@ -6,7 +6,7 @@
 import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { GlanceError } from '../errors.ts';
-import { authorityOf, loopToSelf } from './loop.ts';
+import { authorityOf, FINAL_HOP, loopToSelf, type Hop } from './loop.ts';
 import { isBadPort, portOf } from './ports.ts';
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;
@@ -185,8 +185,9 @@ export type VettedUrl = URL & { readonly __vetted: unique symbol };
  * unparsable, not http/https), ELOOP (the service's own public address) or EFORBIDDENURL (an IP-literal host that is not allowed, `localhost` /
  * `*.localhost`; a bad port of lib/guard/ports.ts, exempt hosts included). Returns the WHATWG-normalised URL,
  * whose parser already turns `2130706433`, `0x7f.1` and `017700000001` into `127.0.0.1`. Never does DNS: names are checked when connecting.
+ * `hop`: the loop mark the request will carry; the own address is refused only when Glance would refuse it anyway.
  */
-export function parseTarget(raw: string | undefined, policy: AddressPolicy, subject = 'The `url`'): VettedUrl {
+export function parseTarget(raw: string | undefined, policy: AddressPolicy, subject = 'The `url`', hop: Hop = FINAL_HOP): VettedUrl {
   if (raw === undefined || raw.trim() === '') {
     throw new GlanceError('EINVALURL', 'No URL was given: pass the http(s) address of the target page as `url`.', {
       data: { url: 'required' },
@@ -207,7 +208,7 @@ export function parseTarget(raw: string | undefined, policy: AddressPolicy, subj
       { data: { url: 'must be an http(s) URL' } },
     );
   }
-  if (policy.isOwn(url)) throw loopToSelf(subject, shown(url.href));
+  if (hop === FINAL_HOP && policy.isOwn(url)) throw loopToSelf(subject, shown(url.href));
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   if (!isIP(host) && !isDnsName(host)) {
     throw new GlanceError('EINVALURL', `${subject} "${shown(raw)}" has a host that is not a valid DNS name.`, {

@@ -4,7 +4,7 @@
  * answer.
  */
 import { CORS_HEADERS } from './cors.ts';
-import { SECURITY_HEADERS } from './security-headers.ts';
+import { PLAYER_HEADERS, PLAYER_POLICY, SECURITY_HEADERS } from './security-headers.ts';
 import type { ApiResponse } from './types.ts';
 
 type Headers = Readonly<Record<string, string | undefined>>;
@@ -20,12 +20,14 @@ export function lowerCaseNames(headers: Headers): Headers {
 }
 
 /**
- * Every answer, errors included, carries both sets (the preflight carries CORS alone: lib/http/cors.ts). A page
- * of Glance's own (the playground) brings its own `policy` for the API's Content-Security-Policy, which would
+ * Every answer, errors included, carries both sets (the preflight carries CORS alone: lib/http/cors.ts), the
+ * player its framable variant. A page of Glance's own (the playground) brings its own `policy` for the API's Content-Security-Policy, which would
  * stop it from running at all.
  */
 export function withStandardHeaders(response: ApiResponse, policy?: string): ApiResponse {
-  response.headers = { ...response.headers, ...CORS_HEADERS, ...SECURITY_HEADERS };
+  // The player (lib/embed/player.ts) is the one answer that may be framed: it says so by its own sandbox.
+  const player = response.headers['content-security-policy'] === PLAYER_POLICY;
+  response.headers = { ...response.headers, ...CORS_HEADERS, ...(player ? PLAYER_HEADERS : SECURITY_HEADERS) };
   if (policy) response.headers['content-security-policy'] = policy;
   return response;
 }

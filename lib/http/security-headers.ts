@@ -19,3 +19,17 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = Object.freeze(
   'x-frame-options': 'DENY',
   'x-permitted-cross-domain-policies': 'none',
 });
+
+/**
+ * `embed=iframe.html` is a player other sites frame (issue 25): framing allowed (no `frame-ancestors`, no
+ * X-Frame-Options), and the document sandboxed in an opaque origin — no `allow-same-origin` — so neither the
+ * provider's markup nor a page's can read or act on the API's origin. It may run scripts (known providers' widgets),
+ * open popups that escape the sandbox (a player's "watch on …" link opens a normal page) and use the Presentation API
+ * (casting); never top navigation, forms or modals. Its content is fetched over https only.
+ */
+export const PLAYER_POLICY =
+  "sandbox allow-scripts allow-popups allow-popups-to-escape-sandbox allow-presentation; default-src 'none'; frame-src https:; script-src https:; style-src https: 'unsafe-inline'; img-src https: data:; media-src https:; font-src https: data:; connect-src https:; base-uri 'none'; form-action 'none'";
+
+const { 'x-frame-options': _forbidsFraming, ...frameable } = SECURITY_HEADERS;
+/** The security headers of a player answer: the same set, framing allowed, its own sandbox. */
+export const PLAYER_HEADERS: Readonly<Record<string, string>> = Object.freeze({ ...frameable, 'content-security-policy': PLAYER_POLICY });

@@ -4,6 +4,8 @@
  * embedding several posts wants to load a provider's widget script once.
  */
 import { Parser } from 'htmlparser2';
+import { attributesOf } from './markup.ts';
+import { playerIframe } from './player-iframe.ts';
 import type { OembedResponse } from './request.ts';
 
 export interface IframeScript {
@@ -19,10 +21,16 @@ export interface Iframe {
 /** Attributes whose presence is their value (`async`, `defer`), answered as `true`. */
 const BOOLEAN_ATTRIBUTES = new Set(['async', 'defer', 'nomodule']);
 
-export function toIframe(oembed: OembedResponse): Iframe | null {
+/**
+ * `known`: the answer came from a registered provider's endpoint, whose markup is kept whole; a page's own
+ * endpoint (discovery) gets its https player `<iframe>` alone (player-iframe.ts), or no embed.
+ */
+export function toIframe(oembed: OembedResponse, known: boolean): Iframe | null {
   const type = typeof oembed['type'] === 'string' ? oembed['type'].toLowerCase() : '';
   if ((type === 'rich' || type === 'video') && typeof oembed['html'] === 'string' && oembed['html'].trim() !== '') {
-    return splitScripts(oembed['html']);
+    if (known) return splitScripts(oembed['html']);
+    const player = playerIframe(oembed['html']);
+    return player === undefined ? null : { html: player, scripts: [] };
   }
   if (type === 'photo') return photo(oembed);
   return null;
@@ -38,15 +46,11 @@ function photo(oembed: OembedResponse): Iframe | null {
     ['height', oembed['height']],
     ['alt', oembed['title']],
   ];
-  const html = attributes
+  const given = attributes
     .filter(([, value]) => typeof value === 'string' || typeof value === 'number')
-    .map(([name, value]) => `${name}="${escapeAttribute(String(value))}"`)
-    .join(' ');
-  return { html: `<img ${html}>`, scripts: [] };
+    .map(([name, value]): [string, string] => [name, String(value)]);
+  return { html: `<img${attributesOf(given)}>`, scripts: [] };
 }
-
-const escapeAttribute = (value: string): string =>
-  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /** Cuts every `<script src>…</script>` out of the markup (by the parser's offsets, so the rest stays byte for byte). */
 export function splitScripts(html: string): Iframe {

@@ -1,6 +1,7 @@
 /**
  * `iframe`: the provider's own embed for a page, from the published registry first (a known provider's endpoint
- * needs nothing from the page), then from the page's discovery links. No embed is `null`, never an error: a
+ * needs nothing from the page), then from the page's discovery links, whose markup is the page's: only its https
+ * player `<iframe>` is kept (player-iframe.ts). No embed is `null`, never an error: a
  * provider that fails, answers nonsense or sits on a refused address leaves the rest of the answer intact.
  */
 import type { PageFacts } from '../extract/facts.ts';
@@ -21,23 +22,24 @@ export interface EmbedDeps extends RequestDeps {
 
 /** `urls`: the page's addresses to look up in the registry (the one asked for, then the final one). */
 export async function findIframe(urls: readonly string[], facts: PageFacts | undefined, sizes: OembedSizes, deps: EmbedDeps): Promise<Iframe | null> {
-  const tries: string[] = [];
+  /** Each endpoint, and whether it is a registered provider's (whose markup is trusted whole). */
+  const tries: Array<{ request: string; known: boolean }> = [];
   for (const url of urls) {
     const endpoint = registeredEndpoint(url, deps.providers);
     const request = endpoint && endpointUrl(endpoint, url, sizes);
     if (request) {
-      tries.push(request);
+      tries.push({ request, known: true });
       break;
     }
   }
   for (const { url } of facts ? discoveredEndpoints(facts) : []) {
     const request = endpointUrl(url, undefined, sizes);
-    if (request && !tries.includes(request)) tries.push(request);
+    if (request && !tries.some((tried) => tried.request === request)) tries.push({ request, known: false });
   }
-  for (const request of tries.slice(0, MAX_ENDPOINTS)) {
+  for (const { request, known } of tries.slice(0, MAX_ENDPOINTS)) {
     try {
       const oembed = await requestOembed(request, deps);
-      const iframe = oembed && toIframe(oembed);
+      const iframe = oembed && toIframe(oembed, known);
       if (iframe) return iframe;
     } catch {
       // A refused address, a failed or slow endpoint: the next one gets its chance, and the answer its null.

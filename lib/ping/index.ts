@@ -6,6 +6,7 @@
  */
 import type { MediaField } from '../data/fields.ts';
 import type { Budget } from '../time/budget.ts';
+import { FINAL_HOP } from '../guard/loop.ts';
 import { mediaFromUrl, type MediaObject } from '../media/object.ts';
 import type { PingCache } from './cache.ts';
 import { HEDGE_AFTER_MS } from '../time/limits.ts';
@@ -66,7 +67,8 @@ export async function pingMedia(
   const slots = new Semaphore(CONCURRENCY);
   const probeUrl = (field: MediaField) => async (url: string): Promise<MediaObject | null> => {
     const run = (): Promise<ProbeOutcome> => slots.run(() => probeOutcome(url, field, budget, deps));
-    const shared = deps.cache ? deps.cache.through(`${field} ${url}`, run) : run().then((outcome) => outcome.media);
+    // By hop too: a Glance embed address is reachable for a caller's answer and refused for a nested one.
+    const shared = deps.cache ? deps.cache.through(`${field} ${deps.hop ?? FINAL_HOP} ${url}`, run) : run().then((outcome) => outcome.media);
     try {
       // A shared in-flight probe may have started with a longer budget than this request's.
       const media = await budget.race(shared, () => null);

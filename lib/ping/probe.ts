@@ -12,6 +12,7 @@ import type { MediaField } from '../data/fields.ts';
 import type { Budget } from '../time/budget.ts';
 import { GlanceError } from '../errors.ts';
 import { openResponse, type AddressPolicy, type FetchOptions, type FetchResponse, type Resolver } from '../fetch/index.ts';
+import type { Hop } from '../guard/loop.ts';
 import { OutboundLimitError, type Outbound } from '../guard/outbound.ts';
 import type { MediaObject } from '../media/object.ts';
 import { essence, HTML_TYPES, typeFromContentType, typeFromUrl } from '../media/types.ts';
@@ -28,6 +29,8 @@ export interface ProbeDeps {
   resolver?: Resolver;
   /** The answer's allowance of outbound requests: a probe past it is unreachable for this answer only. */
   outbound?: Outbound | undefined;
+  /** The loop mark the probes carry: `1` lets a Glance embed address (an og:image) be answered once (lib/guard/loop.ts). */
+  hop?: Hop | undefined;
   /**
    * With `palette`: image and logo probes read the whole body (up to `limit` bytes) in the same GET, without a
    * Range, and leave each complete image's bytes in `sink` by URL, so the palette is decoded from what was
@@ -104,6 +107,7 @@ export async function probeOutcome(url: string, kind: MediaField, budget: Budget
     userAgent: deps.userAgent,
     resolver: deps.resolver,
     outbound: deps.outbound,
+    hop: deps.hop,
     // The reading below stops at the bytes it needs, so the fetcher's whole-body limit must not refuse a big file.
     maxBytes: Number.MAX_SAFE_INTEGER,
     headers: { accept: ACCEPT[kind] },

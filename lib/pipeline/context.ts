@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import type { Data, MediaField as PingField, MetaField } from '../data/fields.ts';
 import type { Resolver, VettedUrl } from '../fetch/index.ts';
 import type { LoadedPage } from '../fetch/document.ts';
+import type { Hop } from '../guard/loop.ts';
 import type { Outbound } from '../guard/outbound.ts';
 import type { PingCache } from '../ping/index.ts';
 import type { DataRules, LighthouseOptions, Options } from '../query/options.ts';
@@ -67,6 +68,8 @@ export interface Context {
   readonly wanted: Wanted;
   /** This answer's allowance of outbound requests (lib/guard/outbound.ts), shared by every step that fetches. */
   readonly outbound: Outbound;
+  /** The loop mark of this answer's media probes (lib/guard/loop.ts): `1` for a caller's answer, `2` for a nested one. */
+  readonly hop: Hop;
   mode: FetchMode;
   page: LoadedPage | undefined;
   /** The loaded HTML parsed once, when a step first asks (parsedPage); cleared when `page` changes. */

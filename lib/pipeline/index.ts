@@ -7,6 +7,7 @@
 import type { Data } from '../data/fields.ts';
 import type { LoadedPage } from '../fetch/document.ts';
 import type { VettedUrl } from '../fetch/index.ts';
+import type { Hop } from '../guard/loop.ts';
 import { Outbound } from '../guard/outbound.ts';
 import type { Options } from '../query/options.ts';
 import type { Envelope } from '../http/respond.ts';
@@ -39,10 +40,12 @@ export interface PipelineResult {
   outbound: Outbound;
 }
 
-export async function runPipeline(url: VettedUrl, options: Options, budget: Budget, timings: Timings, deps: PipelineDeps): Promise<PipelineResult> {
+/** `hop`: what this answer's media probes carry (lib/guard/loop.ts). */
+export async function runPipeline(url: VettedUrl, options: Options, budget: Budget, timings: Timings, deps: PipelineDeps, hop: Hop): Promise<PipelineResult> {
   const ctx: Context = {
     url,
     options,
+    hop,
     budget,
     timings,
     deps,

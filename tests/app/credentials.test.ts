@@ -63,13 +63,13 @@ describe('credentials stay with the target origin', () => {
     const [first] = at('/redirect');
     assert.equal(first?.headers.authorization, 'Bearer secret');
     assert.equal(first?.headers.cookie, 'session=secret');
-    assert.equal(first?.headers['x-glance-hop'], '1');
+    assert.equal(first?.headers['x-glance-hop'], '2');
     const [landing] = at('/landing');
     assert.ok(landing, 'the redirect was followed');
     assert.equal(landing.headers.authorization, undefined);
     assert.equal(landing.headers.cookie, undefined);
     assert.equal(landing.headers['accept-language'], 'fr');
-    assert.equal(landing.headers['x-glance-hop'], '1');
+    assert.equal(landing.headers['x-glance-hop'], '2');
   };
 
   test('fetcher: a redirect to another origin drops authorization and cookie, keeps accept-language', redirectDrops(false));
@@ -91,7 +91,7 @@ describe('credentials stay with the target origin', () => {
       const [request] = at(path);
       assert.equal(request?.headers.authorization, 'Bearer secret', path);
       assert.equal(request?.headers.cookie, 'session=secret', path);
-      assert.equal(request?.headers['x-glance-hop'], '1', path);
+      assert.equal(request?.headers['x-glance-hop'], '2', path);
     }
     for (const path of ['/third.png', '/api']) {
       const requests = at(path);
@@ -99,7 +99,7 @@ describe('credentials stay with the target origin', () => {
       for (const request of requests) {
         assert.equal(request.headers.authorization, undefined, path);
         assert.equal(request.headers.cookie, undefined, path);
-        assert.equal(request.headers['x-glance-hop'], '1', path);
+        assert.equal(request.headers['x-glance-hop'], '2', path);
         assert.equal(request.headers['accept-language'], 'fr', path);
       }
     }
@@ -110,9 +110,9 @@ describe('credentials stay with the target origin', () => {
     const targetOnly = { authorization: 'Bearer secret' };
     assert.deepEqual(outgoingHeaders('https://api.example/', { authorization: 'Bearer page' }, 'https://t.example', targetOnly), {
       authorization: 'Bearer page',
-      'x-glance-hop': '1',
+      'x-glance-hop': '2',
     });
-    assert.deepEqual(outgoingHeaders('https://api.example/', { authorization: 'Bearer secret' }, 'https://t.example', targetOnly), { 'x-glance-hop': '1' });
-    assert.deepEqual(outgoingHeaders('https://t.example/x', {}, 'https://t.example', targetOnly), { authorization: 'Bearer secret', 'x-glance-hop': '1' });
+    assert.deepEqual(outgoingHeaders('https://api.example/', { authorization: 'Bearer secret' }, 'https://t.example', targetOnly), { 'x-glance-hop': '2' });
+    assert.deepEqual(outgoingHeaders('https://t.example/x', {}, 'https://t.example', targetOnly), { authorization: 'Bearer secret', 'x-glance-hop': '2' });
   });
 });

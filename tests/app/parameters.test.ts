@@ -131,7 +131,7 @@ const ROWS: readonly Row[] = [
     param: 'iframe',
     verdict: 'works',
     with: 'iframe',
-    check: ({ body }) => assert.equal(body.data.iframe.html, '<div class="embedded">player</div>'),
+    check: ({ body }) => assert.equal(body.data.iframe.html, '<iframe src="https://player.example/embedded"></iframe>'),
   },
   {
     param: 'iframe.maxWidth',
@@ -539,7 +539,7 @@ describe('every Microlink parameter works or is refused by name', () => {
       '/oembed': (_req, res) =>
         void res
           .writeHead(200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ version: '1.0', type: 'rich', html: '<div class="embedded">player</div>' })),
+          .end(JSON.stringify({ version: '1.0', type: 'rich', html: '<iframe src="https://player.example/embedded"></iframe>' })),
     });
     service = await startService();
     tools = {

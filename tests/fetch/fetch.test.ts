@@ -188,8 +188,11 @@ describe('redirects', () => {
   });
 
   test('every request carries the hop header, which no caller header can change', async () => {
-    const sent = JSON.parse((await fetchPage(`${server.url}/echo`, options({ headers: { 'X-Glance-Hop': '0' }, targetOnly: { 'x-glance-hop': '' } }))).body.toString());
-    assert.equal(sent['x-glance-hop'], '1');
+    const caller = { headers: { 'X-Glance-Hop': '1' }, targetOnly: { 'x-glance-hop': '1' } };
+    const sent = JSON.parse((await fetchPage(`${server.url}/echo`, options(caller))).body.toString());
+    assert.equal(sent['x-glance-hop'], '2', 'by default the final mark, which no Glance answers');
+    const media = JSON.parse((await fetchPage(`${server.url}/echo`, options({ headers: { 'X-Glance-Hop': '2' }, hop: '1' }))).body.toString());
+    assert.equal(media['x-glance-hop'], '1', 'a media probe of a caller’s answer may be answered once');
   });
 
   test('a redirect to a non-http scheme is EINVALURL', async () => {

@@ -1,14 +1,19 @@
 /**
- * Loop refusal (issue 11 item 3): a page that points Glance at its own endpoint is refused at the first hop, by the
- * hop header every outbound request carries and by the service's own public address. Counted at the test server:
- * without the refusal each nested Glance request would fetch the page again.
+ * Loop refusal (issue 11 item 3, issue 25): a Glance embed address named as a page's media (its og:image, the
+ * README's own recommendation) is answered once, as a nested request; anything that would make Glance ask itself a
+ * second time is refused at that first repeat, by the hop header every outbound request carries and by the
+ * service's own public address. Counted at the test server: without the refusal each nested Glance request would
+ * fetch the page again, without end.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AddressPolicy, parseTarget } from '../../lib/fetch/index.ts';
 import { GlanceError } from '../../lib/errors.ts';
-import { startServer, type TestServer } from '../helpers/server.ts';
-import { q, startService, type Service } from '../helpers/service.ts';
+import { png } from '../ping/fixtures.ts';
+import { html, startServer, type TestServer } from '../helpers/server.ts';
+import { q, startApp, startService, type Service } from '../helpers/service.ts';
+
+const attr = (value: string): string => value.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
 
 describe('loop refusal', () => {
   let site: TestServer;
@@ -16,6 +21,9 @@ describe('loop refusal', () => {
   /** Glance under a second name, so the own-address check does not apply and only the hop header can stop it. */
   let alias: string;
   const seen: Array<string | undefined> = [];
+  /** `/source`'s image as a Glance embed address of this service: what a card's og:image names. */
+  let embedded: string;
+  const fetchesOf = (path: string, from: number): number => site.hits.slice(from).filter((hit) => hit === path).length;
 
   before(async () => {
     site = await startServer();
@@ -24,26 +32,45 @@ describe('loop refusal', () => {
     const page = `${site.url}/loop`;
     site.route('/loop', (req, res) => {
       seen.push(req.headers['x-glance-hop'] as string | undefined);
-      const self = `${alias}/?${q(page, 'embed=image.url')}`;
+      const image = `${alias}/?${q(page, 'embed=image.url')}`;
+      const icon = `${glance.url}/?${q(page, 'embed=logo.url')}`;
       res.writeHead(200, { 'content-type': 'text/html' }).end(
-        `<title>loop</title><meta property="og:image" content="${self.replace(/&/g, '&amp;')}"><link rel="icon" href="${glance.url}/?${q(page).replace(/&/g, '&amp;')}">`,
+        `<title>loop</title><meta property="og:image" content="${attr(image)}"><link rel="icon" href="${attr(icon)}">`,
       );
     });
     site.route('/to-glance', (_req, res) => void res.writeHead(302, { location: `${alias}/?${q(page)}` }).end());
+    site.route('/photo.png', (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(png(64, 48)));
+    site.route('/source', html('<title>source</title><meta property="og:image" content="/photo.png">'));
+    embedded = `${glance.url}/?${q(`${site.url}/source`, 'embed=image.url')}`;
+    const card = html(`<title>card</title><meta property="og:image" content="${attr(embedded)}">`);
+    site.route('/card', card);
+    site.route('/card-stranger', card);
   });
   after(async () => {
     await glance.close();
     await site.close();
   });
 
-  test('a request carrying the hop header is refused with ELOOP (508) before any work', async () => {
+  test("a page whose og:image is this service's embed address previews with that image", async () => {
     const hits = site.hits.length;
-    const { status, body, headers } = await glance.json(q(`${site.url}/loop`), { headers: { 'x-glance-hop': '1' } });
-    assert.equal(status, 508);
-    assert.equal(body.code, 'ELOOP');
-    assert.equal(body.status, 'error');
-    assert.match(body.message, /x-glance-hop/);
-    assert.match(headers.get('cache-control') ?? '', /no-store/);
+    const { status, body } = await glance.json(q(`${site.url}/card`));
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.equal(body.data.image?.url, embedded, 'the page gave the embed address, and that is the image');
+    assert.equal(body.data.image.type, 'png');
+    assert.deepEqual([body.data.image.width, body.data.image.height], [64, 48], 'the 302 was followed to the file');
+    assert.equal(fetchesOf('/source', hits), 1, 'the nested request fetched the source page once');
+  });
+
+  test('a request carrying a hop past the one nested level is refused with ELOOP (508) before any work', async () => {
+    const hits = site.hits.length;
+    for (const hop of ['2', '0', '1, 1', 'yes']) {
+      const { status, body, headers } = await glance.json(q(`${site.url}/loop`), { headers: { 'x-glance-hop': hop } });
+      assert.equal(status, 508, hop);
+      assert.equal(body.code, 'ELOOP');
+      assert.equal(body.status, 'error');
+      assert.match(body.message, /x-glance-hop/);
+      assert.match(headers.get('cache-control') ?? '', /no-store/);
+    }
     assert.equal(site.hits.length, hits, 'the target was not fetched');
   });
 
@@ -54,28 +81,51 @@ describe('loop refusal', () => {
     assert.match(body.message, /own address/);
   });
 
-  test('a page pointing Glance at itself (image, icon, redirect) is refused at the first hop', async () => {
+  test('a page pointing Glance at itself (image, icon, redirect) is refused at the first repeat', async () => {
     seen.length = 0;
-    const hits = site.hits.length;
     const { status, body } = await glance.json(q(`${site.url}/loop`, 'force'));
     assert.equal(status, 200, JSON.stringify(body));
-    // The image named Glance under another name: that request reached Glance and was refused (ELOOP), so the
-    // image is unreachable; the icon named Glance's own address and was never requested.
-    assert.equal(body.data.image, null);
     assert.equal(body.data.title, 'loop');
-    assert.deepEqual(seen, ['1'], 'the page was fetched once, by Glance, with the hop header: no nested request fetched it');
-    const after = site.hits.slice(hits).filter((hit) => hit.startsWith('/loop'));
-    assert.equal(after.length, 1);
+    // Each embed address was answered once, as a nested request that fetched the page and then named Glance
+    // again (under the other name: refused there, 508; under its own: refused without a request): no field.
+    assert.equal(body.data.image, null);
+    assert.equal(body.data.logo, null);
+    assert.deepEqual(seen, ['2', '2', '2'], 'the page was fetched by the request and by one nested request per embed address, never deeper');
 
+    const nested = await glance.json(q(`${site.url}/loop`, 'embed=image.url'), { headers: { 'x-glance-hop': '1' } });
+    assert.equal(nested.body.code, 'EINVALEMBED', 'the nested answer found no image: its own Glance request was refused');
+
+    seen.length = 0;
     const redirected = await glance.json(q(`${site.url}/to-glance`, 'force'));
     assert.equal(redirected.body.statusCode, 508, 'the redirect to Glance reached a Glance that refused it');
-    assert.deepEqual(seen, ['1'], 'and the page was not fetched again');
+    assert.deepEqual(seen, [], 'and the page was not fetched again');
   });
 
-  test('parseTarget refuses an own address whatever its default port spelling', () => {
+  test('a stranger sending the hop header gets less, never more, and changes no caller’s answer', async () => {
+    const page = q(`${site.url}/card-stranger`);
+    const nested = await glance.json(page, { headers: { 'x-glance-hop': '1' } });
+    assert.equal(nested.status, 200);
+    assert.equal(nested.body.data.image, null, 'a nested answer never has Glance answer again');
+    // Neither its cached answer nor its cached ping result reaches a caller.
+    const caller = await glance.json(page);
+    assert.equal(caller.headers.get('x-cache-status'), 'MISS');
+    assert.equal(caller.body.data.image?.url, embedded);
+
+    const keyed = await startApp({ env: { GLANCE_API_KEYS: 'secret' } });
+    try {
+      const { status, body } = await keyed.json(page, { headers: { 'x-glance-hop': '1' } });
+      assert.equal(status, 401, 'the key check still applies');
+      assert.equal(body.code, 'EAUTH');
+    } finally {
+      await keyed.close();
+    }
+  });
+
+  test('parseTarget refuses an own address whatever its default port spelling, unless the request is answered once', () => {
     const policy = AddressPolicy.fromSetting('', { own: ['https://glance.example'] });
     for (const url of ['https://glance.example/', 'https://GLANCE.example:443/?url=x', 'https://glance.example./']) {
       assert.throws(() => parseTarget(url, policy), (error: unknown) => error instanceof GlanceError && error.code === 'ELOOP', url);
+      assert.doesNotThrow(() => parseTarget(url, policy, 'The image', '1'), url);
     }
     assert.equal(parseTarget('https://glance.example:8443/', policy).port, '8443');
     assert.equal(parseTarget('http://glance.example/', policy).protocol, 'http:');

@@ -76,7 +76,7 @@ describe('the playground at GET / in process', () => {
     assert.equal(query.body.code, 'EINVALURL');
     const post = await open.json('', { method: 'POST', headers: { accept: BROWSER_ACCEPT } });
     assert.equal(post.body.code, 'EMETHOD');
-    const hop = await open.json('', { headers: { accept: BROWSER_ACCEPT, 'x-glance-hop': '1' } });
+    const hop = await open.json('', { headers: { accept: BROWSER_ACCEPT, 'x-glance-hop': '2' } });
     assert.equal(hop.body.code, 'ELOOP');
   });
 

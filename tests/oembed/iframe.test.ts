@@ -1,7 +1,8 @@
 /**
- * `iframe` end to end through the local service: oEmbed discovery (JSON and XML endpoints served here), a
- * registered provider (a registry passed to the service, its endpoint served here), sizes forwarded, and
- * endpoints on refused addresses never asked.
+ * `iframe` end to end through the local service: oEmbed discovery (JSON and XML endpoints served here), whose
+ * page-controlled markup keeps its https player `<iframe>` alone, a registered provider (a registry passed to the
+ * service, its endpoint served here) whose markup is kept whole, sizes forwarded, `embed=iframe.html` as a framable
+ * sandboxed player, and endpoints on refused addresses never asked.
  */
 import assert from 'node:assert/strict';
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -11,6 +12,14 @@ import { q, startService, type Service } from '../helpers/service.ts';
 
 const WIDGET = 'https://platform.example/widgets.js';
 const TWEET = `<blockquote class="post"><p>Hello</p></blockquote>\n<script async src="${WIDGET}" charset="utf-8"></script>`;
+/** A page's own oEmbed answer carrying more than a player: script, handlers, styles, other elements, an http frame. */
+const HOSTILE =
+  '<script>alert(document.domain)</script><div onclick="steal()"><img src=x onerror="steal()"></div>' +
+  '<iframe src="http://player.example/plain"></iframe>' +
+  '<iframe src="https://player.example/v/1?a=1&amp;b=2" width="560" height="315" title="A &quot;film&quot;" onload="steal()" ' +
+  'style="position:fixed;inset:0" allow="autoplay; camera; encrypted-media \'src\' https://evil.example" allowfullscreen ' +
+  'frameborder="0" loading="lazy" srcdoc="<script>steal()</script>" sandbox="allow-same-origin"></iframe>' +
+  '<iframe src="https://second.example/"></iframe>';
 
 const json = (body: unknown) => (_req: IncomingMessage, res: ServerResponse) =>
   void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -18,8 +27,8 @@ const json = (body: unknown) => (_req: IncomingMessage, res: ServerResponse) =>
 /** Echoes the consumer parameters it was sent in the markup, so a test can see what was forwarded. */
 const echo = (req: IncomingMessage, res: ServerResponse) => {
   const query = new URL(req.url ?? '/', 'http://x').searchParams;
-  const width = query.get('maxwidth') ?? 'none';
-  const height = query.get('maxheight') ?? 'none';
+  const width = query.get('maxwidth') ?? '640';
+  const height = query.get('maxheight') ?? '360';
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(
     JSON.stringify({
       version: '1.0',
@@ -38,7 +47,11 @@ describe('iframe', () => {
         '<title>Post</title><link rel="alternate" type="application/json+oembed" href="/oembed.json?url=post">' +
           '<link rel="alternate" type="text/xml+oembed" href="/oembed.xml?url=post">',
       ),
-      '/oembed.json': json({ version: '1.0', type: 'rich', html: TWEET, provider_name: 'Example' }),
+      '/oembed.json': json({ version: '1.0', type: 'rich', html: HOSTILE, provider_name: 'Example' }),
+      '/tweets/7': html('<title>A post of a known provider</title>'),
+      '/tweet-oembed': json({ version: '1.0', type: 'rich', html: TWEET, provider_name: 'Known' }),
+      '/http-only': html('<link rel="alternate" type="application/json+oembed" href="/http-only.json">'),
+      '/http-only.json': json({ version: '1.0', type: 'video', html: '<iframe src="http://player.example/1"></iframe>' }),
       '/xml-only': html('<title>XML</title><link rel="alternate" type="text/xml+oembed" href="/oembed.xml?url=xml">'),
       '/oembed.xml': (_req, res) =>
         void res
@@ -62,6 +75,7 @@ describe('iframe', () => {
     service = await startService({
       oembedProviders: [
         { provider_name: 'Local', endpoints: [{ schemes: [`http://127.0.0.1:${site.port}/videos/*`], url: `${site.url}/provider/oembed` }] },
+        { provider_name: 'Known', endpoints: [{ schemes: [`http://127.0.0.1:${site.port}/tweets/*`], url: `${site.url}/tweet-oembed` }] },
       ],
     });
   });
@@ -76,12 +90,50 @@ describe('iframe', () => {
     return body.data.iframe;
   };
 
-  test('discovery: the JSON endpoint the page links, markup and scripts apart', async () => {
+  test('discovery: the JSON endpoint the page links, kept to its first https player iframe and that frame’s safe attributes', async () => {
     assert.deepEqual(await iframeOf('/post'), {
+      html:
+        '<iframe src="https://player.example/v/1?a=1&amp;b=2" width="560" height="315" title="A &quot;film&quot;" ' +
+        'allow="autoplay; encrypted-media" allowfullscreen frameborder="0" loading="lazy"></iframe>',
+      scripts: [],
+    });
+    assert.ok(!site.hits.some((hit) => hit.startsWith('/oembed.xml?url=post')), 'JSON is preferred over XML');
+  });
+
+  test('discovery: an answer with no https player iframe is no embed', async () => {
+    assert.equal(await iframeOf('/http-only'), null);
+  });
+
+  test('a registered provider’s markup is kept whole, its scripts apart', async () => {
+    assert.deepEqual(await iframeOf('/tweets/7'), {
       html: '<blockquote class="post"><p>Hello</p></blockquote>',
       scripts: [{ src: WIDGET, async: true, charset: 'utf-8' }],
     });
-    assert.ok(!site.hits.some((hit) => hit.startsWith('/oembed.xml?url=post')), 'JSON is preferred over XML');
+  });
+
+  test('embed=iframe.html is a player: HTML other sites may frame, sandboxed in an opaque origin', async () => {
+    const response = await service.request(q(`${site.url}/tweets/7`, 'iframe&embed=iframe.html'));
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'text/html; charset=utf-8');
+    assert.equal(response.headers.get('x-frame-options'), null);
+    const policy = response.headers.get('content-security-policy') ?? '';
+    const sandbox = policy.split(';').map((directive) => directive.trim().split(/\s+/)).find(([name]) => name === 'sandbox');
+    assert.ok(sandbox, policy);
+    assert.ok(sandbox.includes('allow-scripts'), 'a provider’s widget runs');
+    assert.ok(!sandbox.includes('allow-same-origin'), 'but never as the API’s origin');
+    assert.ok(!sandbox.includes('allow-top-navigation'), 'nor navigates the page that frames it');
+    assert.doesNotMatch(policy, /frame-ancestors/);
+    const body = await response.text();
+    assert.match(body, /^<!doctype html>/);
+    assert.ok(body.includes('<blockquote class="post"><p>Hello</p></blockquote>'));
+    assert.ok(body.includes(`<script src="${WIDGET}" async charset="utf-8"></script>`), 'the widget script is put back');
+
+    const discovered = await (await service.request(q(`${site.url}/post`, 'iframe&embed=iframe.html'))).text();
+    assert.ok(discovered.includes('<iframe src="https://player.example/v/1?a=1&amp;b=2"'));
+    assert.doesNotMatch(discovered, /steal|alert|second\.example|http:\/\//);
+
+    const other = await service.request(q(`${site.url}/tweets/7`, 'iframe&embed=iframe.scripts'));
+    assert.equal(other.headers.get('x-frame-options'), 'DENY', 'every other answer still forbids framing');
   });
 
   test('discovery: the XML form', async () => {
@@ -99,7 +151,7 @@ describe('iframe', () => {
     const { html: markup } = await iframeOf('/sized', '.maxWidth=350&iframe.maxHeight=200');
     assert.match(markup, /width="350" height="200"/);
     const plain = await iframeOf('/sized');
-    assert.match(plain.html, /width="none" height="none"/);
+    assert.match(plain.html, /width="640" height="360"/);
   });
 
   test('a registered provider answers for its URLs without any discovery link', async () => {
@@ -116,7 +168,7 @@ describe('iframe', () => {
   });
 
   test('with meta=false only the iframe is answered', async () => {
-    const { body } = await service.json(q(`${site.url}/post`, 'iframe&meta=false'));
+    const { body } = await service.json(q(`${site.url}/tweets/7`, 'iframe&meta=false'));
     assert.deepEqual(Object.keys(body.data), ['iframe']);
     assert.equal(body.data.iframe.scripts.length, 1);
   });

@@ -75,6 +75,9 @@ describe('real answers match docs/openapi.json', () => {
       '/pictured-large': pictured('/cover.png'),
       // A soft 404: the image address answers a page.
       '/pictured-page': pictured('/article'),
+      '/player': html('<title>Player</title><link rel="alternate" type="application/json+oembed" href="/player.json">'),
+      '/player.json': (_req, res) =>
+        void res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ type: 'video', html: '<iframe src="https://player.example/1"></iframe>' })),
     });
     service = await startService();
     blocker = join(await mkdtemp(join(tmpdir(), 'glance-openapi-')), 'blocker');
@@ -171,6 +174,14 @@ describe('real answers match docs/openapi.json', () => {
       assert.deepEqual([markup.headers.get('content-type'), markup.body], ['text/html; charset=utf-8', 'The <em>article</em>']);
     });
 
+    test('embed=iframe.html: a player document, framable under its own sandbox', async () => {
+      const player = await ask(service, q(`${site.url}/player`, 'meta=false&iframe&embed=iframe.html'));
+      assert.equal(player.status, 200);
+      assert.equal(player.headers.get('content-type'), 'text/html; charset=utf-8');
+      assert.match(player.body, /<iframe src="https:\/\/player\.example\/1"><\/iframe>/);
+      assert.match(player.headers.get('content-security-policy') ?? '', /^sandbox allow-scripts /);
+    });
+
     test('embed.proxy: the image\'s own bytes, with its type and the headers that let any site read it', async () => {
       const { status, headers } = await ask(service, q(`${site.url}/pictured`, 'embed=image.url&embed.proxy'));
       assert.equal(status, 200);
@@ -257,7 +268,7 @@ describe('real answers match docs/openapi.json', () => {
     });
 
     test('508: a request sent by a Glance', async () => {
-      await expectCode(service, q(article()), 508, 'ELOOP', { headers: { 'x-glance-hop': '1' } });
+      await expectCode(service, q(article()), 508, 'ELOOP', { headers: { 'x-glance-hop': '2' } });
     });
 
     test('429: the edge answers it (CloudFront, from the page stacks/rate-limit.ts renders), never the function', () => {
