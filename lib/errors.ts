@@ -15,6 +15,8 @@ export const ERRORS = {
   EUNSUPPORTED: 400,
   EFORBIDDENURL: 403,
   EMAXREDIRECTS: 400,
+  /** `pdf.pageRanges` selects no page of the printed document: known only once the page is printed. */
+  EPAGERANGE: 400,
   ETOOLARGE: 413,
   ENOTFOUNDELEMENT: 400,
   EFETCH: 502,

@@ -237,7 +237,11 @@ export async function printPdf(open: OpenPage, options: PdfOptions, budget: Budg
   } catch (error) {
     if (isTimeout(error)) throw browserTimeout(open.subject, open.phase, budgetMs, error);
     if (error instanceof Error && BAD_RANGE.test(error.message)) {
-      throw invalidParam('pdf.pageRanges', `"${options.pageRanges}" does not select pages of this document (${error.message})`);
+      throw new GlanceError(
+        'EPAGERANGE',
+        `The \`pdf.pageRanges\` parameter is outside the printed document: "${options.pageRanges}" selects no page of it (${error.message}). Ask for pages the document has, or leave the parameter out to print all of it.`,
+        { data: { 'pdf.pageRanges': 'outside the printed document' }, cause: error },
+      );
     }
     throw error;
   }

@@ -127,6 +127,7 @@ const DEFAULT_SCREENSHOT: ScreenshotOptions = {
   optimizeForSpeed: false,
   overlay: undefined,
   codeScheme: DEFAULTS.screenshot.codeScheme,
+  palette: false,
 };
 
 function selectorsOf(options: Options, shot: ScreenshotOptions | undefined): Array<[string, string]> {

@@ -59,6 +59,8 @@ const KINDS: Record<ErrorCode, FailureKind> = {
   EAUTH: 'caller',
   // One caller's pace, answered at the edge before the cache is reached; never an answer about the page.
   ERATE: 'caller',
+  // The range the caller chose runs past the printed document: a question of which pages to ask for.
+  EPAGERANGE: 'caller',
   // The field the caller chose to embed is absent: a question of which field to ask for.
   EINVALEMBED: 'caller',
 };

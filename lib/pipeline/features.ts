@@ -15,7 +15,7 @@ export function featuresOf(options: Options): Feature[] {
     pdf: wanted.pdf,
     iframe: wanted.iframe,
     insights: wanted.technologies,
-    palette: options.palette,
+    palette: options.palette || (options.screenshot !== false && options.screenshot.palette),
     data: wanted.rules !== undefined,
     embed: options.embed !== undefined,
     audio: options.audio,

@@ -2,7 +2,9 @@
  * `data`: custom extraction rules in Microlink's MQL shape, as @microlink/mql flattens them
  * (`data.avatar.selector=img&data.avatar.attr=src&data.avatar.type=image`). A field is one rule or a list of
  * fallback rules (`data.avatar.0.selector`, `data.avatar.1.selector`); `attr` given as an object nests rules
- * (`data.stats.attr.followers.selector`). Everything is checked here, selectors included (css-select compiles
+ * (`data.stats.attr.followers.selector`). The whole set or a field may also be given as JSON, as Microlink takes it
+ * (`data.title=[{"selector":"h1"},{"selector":"title"}]`): it becomes the key tree the dotted form builds, so both
+ * meet the same checks and bounds. Everything is checked here, selectors included (css-select compiles
  * them), so a bad rule is an EINVALDATA naming it, never a failure later; the set is bounded (lib/rules/limits.ts).
  */
 import { GlanceError, invalidParam } from '../errors.ts';
@@ -10,7 +12,7 @@ import { MAX_EVALUATE_CHARS, MAX_NESTING, MAX_RULES, MAX_SELECTOR_CHARS } from '
 import { selectorError } from '../rules/select.ts';
 import { DATA_TYPES, type DataRule, type DataRules, type DataType } from './options.ts';
 import { child, join, list, scalar, type Found } from './read.ts';
-import { POLLUTING, type QueryNode } from './tree.ts';
+import { LIMITS, POLLUTING, type QueryNode } from './tree.ts';
 
 const RULE_KEYS = ['selector', 'selectorAll', 'attr', 'type', 'evaluate'];
 const SNAKE_RULE_KEYS = ['selector_all'];
@@ -104,7 +106,31 @@ function readRule({ node, name }: Found, tally: Tally, depth: number): DataRule 
   };
 }
 
-function readField(found: Found, tally: Tally, depth: number): DataRule[] {
+/** A JSON value as the key tree its dotted form would build: objects and arrays become sub-keys, the rest values. */
+function toNode(value: unknown, name: string, depth: number): QueryNode {
+  if (depth > LIMITS.depth) throw invalid(name, `JSON nested at most ${LIMITS.depth} levels deep`);
+  if (value === null) throw invalid(name, 'a value, not null');
+  if (typeof value !== 'object') return { value: String(value), children: new Map() };
+  const entries = Array.isArray(value) ? value.map((item, i): [string, unknown] => [String(i), item]) : Object.entries(value);
+  // A Map, not an object: a JSON key such as `__proto__` stays a key, refused below like any unknown one.
+  return { value: undefined, children: new Map(entries.map(([key, item]) => [key, toNode(item, join(name, key), depth + 1)])) };
+}
+
+/** Rules given as one JSON value (a field's list or rule, or the whole set), else the node as it is. */
+function unJson(found: Found): Found {
+  const raw = found.node.value?.trim() ?? '';
+  if (found.node.children.size > 0 || !/^[[{]/.test(raw)) return found;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    throw invalid(found.name, 'rules as dotted keys, or as JSON that parses (a rule object, or a list of them)');
+  }
+  return { node: toNode(value, found.name, 0), name: found.name };
+}
+
+function readField(given: Found, tally: Tally, depth: number): DataRule[] {
+  const found = unJson(given);
   if (!isIndexed(found.node)) return [readRule(found, tally, depth)];
   return [...found.node.children.entries()]
     .sort(([a], [b]) => Number(a) - Number(b))
@@ -131,7 +157,7 @@ export function readData(root: QueryNode): DataRules | undefined {
   const found = child(root, 'data');
   if (!found) return undefined;
   try {
-    return readRules(found, { rules: 0 }, 1);
+    return readRules(unJson(found), { rules: 0 }, 1);
   } catch (error) {
     // The shared readers (lists, scalars) speak of query parameters; under `data` it is a rule that is wrong.
     if (error instanceof GlanceError && error.code === 'EINVALQUERY') {

@@ -51,6 +51,8 @@ export interface ScreenshotOptions {
   readonly overlay: OverlayOptions | undefined;
   /** Theme a JSON, plain-text or source answer is highlighted with instead of Chromium's raw text view. */
   readonly codeScheme: CodeScheme;
+  /** `screenshot.palette` (@microlink/mql's ScreenshotOptions): the screenshot gains its colours, as with `palette`. */
+  readonly palette: boolean;
 }
 
 /** Puppeteer's paper formats (`PaperFormat`), in their canonical spelling. */

@@ -9,7 +9,7 @@ import {
   type ViewportOptions,
   type WaitUntil,
 } from './options.ts';
-import { child, flag, flagOf, list, numberIn, oneOf, parseBoolean, scalar, text } from './read.ts';
+import { child, flag, flagOf, list, numberIn, oneOf, onlyKeys, parseBoolean, scalar, text } from './read.ts';
 import type { QueryNode } from './tree.ts';
 
 export type PageOptions = Pick<
@@ -30,13 +30,16 @@ function readPrerender(root: QueryNode): 'auto' | boolean {
   return on;
 }
 
+const VIEWPORT = ['width', 'height', 'deviceScaleFactor', 'isMobile', 'hasTouch', 'isLandscape'];
+
 function readViewport(root: QueryNode): ViewportOptions {
   const found = child(root, 'viewport');
   if (!found) return {};
   const { node, name } = found;
   if (node.value !== undefined) {
-    throw invalidParam(name, 'sub-keys: width, height, deviceScaleFactor, isMobile, hasTouch, isLandscape');
+    throw invalidParam(name, `sub-keys: ${VIEWPORT.join(', ')}`);
   }
+  onlyKeys(found, VIEWPORT);
   const viewport: { -readonly [K in keyof ViewportOptions]: ViewportOptions[K] } = {};
   const width = child(node, 'width', name);
   if (width) viewport.width = numberIn(width, 1, MAX_PIXELS, true);

@@ -1,8 +1,13 @@
-/** `pdf`: Chromium's print options under Microlink's names and defaults. */
+/**
+ * `pdf`: Chromium's print options under Microlink's names and defaults, including Microlink's legacy flat keys
+ * (`&pdf&scale=1&margin=0.4cm`, as its own pdf examples write them): top-level `format`, `margin`, `scale`,
+ * `landscape`, `pageRanges`, `printBackground`, `width` and `height` apply to the PDF when it is on, as the flat
+ * screenshot keys do (screenshot.ts).
+ */
 import { invalidParam } from '../errors.ts';
 import { isPrintLength } from './css.ts';
 import { DEFAULTS, PDF_FORMATS, type PdfMargin, type PdfOptions } from './options.ts';
-import { child, feature, flagOf, numberIn, oneOf, scalar, text, type Found } from './read.ts';
+import { child, feature, flag, legacyOption, numberIn, oneOf, onlyKeys, scalar, text, type Found } from './read.ts';
 import type { QueryNode } from './tree.ts';
 
 const SIDES = ['top', 'right', 'bottom', 'left'] as const;
@@ -14,9 +19,9 @@ function length(found: Found): string {
   return value;
 }
 
-function readMargin(found: Found | undefined): PdfMargin {
-  const fallback = DEFAULTS.pdf.margin;
-  if (!found) return { top: fallback, right: fallback, bottom: fallback, left: fallback };
+const fallback = DEFAULTS.pdf.margin;
+
+function readMargin(found: Found): PdfMargin {
   if (found.node.children.size === 0) {
     const all = length(found);
     return { top: all, right: all, bottom: all, left: all };
@@ -28,7 +33,9 @@ function readMargin(found: Found | undefined): PdfMargin {
     const given = child(found.node, key, found.name);
     return given ? length(given) : fallback;
   };
-  return { top: side('top'), right: side('right'), bottom: side('bottom'), left: side('left') };
+  const margin = { top: side('top'), right: side('right'), bottom: side('bottom'), left: side('left') };
+  onlyKeys(found, SIDES);
+  return margin;
 }
 
 /** Inches per unit of a print length (a bare number is px, as Chromium reads it). */
@@ -37,8 +44,7 @@ const INCHES: Readonly<Record<string, number>> = { px: 1 / 96, in: 1, cm: 1 / 2.
 const MAX_PAPER_INCHES = 200;
 const PAPER = 'a length with px, in, cm or mm from 1px to 200in, such as 640px';
 
-function paperSide(found: Found | undefined): string | undefined {
-  if (!found) return undefined;
+function paperSide(found: Found): string {
   const value = scalar(found).trim();
   const unit = /[a-z]+$/.exec(value)?.[0] ?? 'px';
   const inches = Number.parseFloat(value) * (INCHES[unit] ?? Number.NaN);
@@ -49,26 +55,30 @@ function paperSide(found: Found | undefined): string | undefined {
 // Chromium's syntax: comma-separated pages or ranges, open at either end (`1-5, 8, 11-`).
 const PAGE_RANGES = /^\s*(\d+\s*(-\s*\d*)?|-\s*\d+)(\s*,\s*(\d+\s*(-\s*\d*)?|-\s*\d+))*\s*$/;
 
+function pageRanges(found: Found): string {
+  const value = text(found);
+  if (!PAGE_RANGES.test(value)) throw invalidParam(found.name, 'pages or ranges such as 1-5, 8, 11-13');
+  return value;
+}
+
+/** Every sub-key of `pdf`; `path` is refused by name before (index.ts). */
+const OPTIONS = ['format', 'margin', 'scale', 'landscape', 'pageRanges', 'printBackground', 'width', 'height', 'path'];
+
 export function readPdf(root: QueryNode): false | PdfOptions {
   const node = feature(child(root, 'pdf'), false);
   if (node === false) return false;
+  const found = { node, name: 'pdf' };
+  onlyKeys(found, OPTIONS);
+  const option = <T>(key: string, read: (found: Found) => T): T | undefined => legacyOption(root, found, key, read);
 
-  const formatFound = child(node, 'format', 'pdf');
-  const scaleFound = child(node, 'scale', 'pdf');
-  const rangesFound = child(node, 'pageRanges', 'pdf');
-  let pageRanges: string | undefined;
-  if (rangesFound) {
-    pageRanges = text(rangesFound);
-    if (!PAGE_RANGES.test(pageRanges)) throw invalidParam(rangesFound.name, 'pages or ranges such as 1-5, 8, 11-13');
-  }
   return {
-    format: formatFound ? oneOf(formatFound, PDF_FORMATS) : DEFAULTS.pdf.format,
-    margin: readMargin(child(node, 'margin', 'pdf')),
-    scale: scaleFound ? numberIn(scaleFound, 0.1, 2) : DEFAULTS.pdf.scale,
-    landscape: flagOf(node, 'landscape', false, 'pdf'),
-    pageRanges,
-    printBackground: flagOf(node, 'printBackground', DEFAULTS.pdf.printBackground, 'pdf'),
-    width: paperSide(child(node, 'width', 'pdf')),
-    height: paperSide(child(node, 'height', 'pdf')),
+    format: option('format', (given) => oneOf(given, PDF_FORMATS)) ?? DEFAULTS.pdf.format,
+    margin: option('margin', readMargin) ?? { top: fallback, right: fallback, bottom: fallback, left: fallback },
+    scale: option('scale', (given) => numberIn(given, 0.1, 2)) ?? DEFAULTS.pdf.scale,
+    landscape: option('landscape', flag) ?? false,
+    pageRanges: option('pageRanges', pageRanges),
+    printBackground: option('printBackground', flag) ?? DEFAULTS.pdf.printBackground,
+    width: option('width', paperSide),
+    height: option('height', paperSide),
   };
 }

@@ -3,6 +3,7 @@
  * maps to, so every error names the parameter as the contract spells it (`screenshot.fullPage`, even when sent
  * as `screenshot.full_page`).
  */
+import { isDeepStrictEqual } from 'node:util';
 import { invalidParam } from '../errors.ts';
 import type { QueryNode } from './tree.ts';
 
@@ -27,6 +28,34 @@ export function child(parent: QueryNode, key: string, parentName = ''): Found | 
   }
   const node = camel ?? snake;
   return node ? { node, name } : undefined;
+}
+
+/**
+ * Refuses a sub-key the object parameter does not take (`screenshot.palete`): a misspelt or unknown option must be
+ * named, never accepted and ignored. `known` in camelCase; their snake_case spellings pass too.
+ */
+export function onlyKeys({ node, name }: Found, known: readonly string[]): void {
+  for (const key of node.children.keys()) {
+    if (!known.includes(key) && !known.some((option) => snakeOf(option) === key)) {
+      throw invalidParam(join(name, key), `not an option of \`${name}\`; its options are ${known.join(', ')}`);
+    }
+  }
+}
+
+/**
+ * One option of a feature, read from `<feature>.<key>` and from Microlink's legacy top-level `<key>`
+ * (`&pdf&scale=1`): the legacy key applies only while the feature is on, and given both ways with different
+ * values the request is refused.
+ */
+export function legacyOption<T>(root: QueryNode, feature: Found, key: string, read: (found: Found) => T): T | undefined {
+  const nested = child(feature.node, key, feature.name);
+  const legacy = child(root, key);
+  const a = nested && read(nested);
+  const b = legacy && read(legacy);
+  if (nested && legacy && !isDeepStrictEqual(a, b)) {
+    throw invalidParam(nested.name, `it disagrees with \`${legacy.name}\`; give it once`);
+  }
+  return nested ? a : b;
 }
 
 /** The single value of a key that takes no sub-keys. */

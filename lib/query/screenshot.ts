@@ -1,27 +1,32 @@
 /**
  * `screenshot` (docs/CONTRACT.md §5), including Microlink's legacy flat keys: top-level `element`, `fullPage`, `type`,
- * `quality`, `omitBackground` and `overlay.*` apply to the screenshot when it is on (they never turn it on,
- * and are ignored when it is off). Given both ways with different values, the request is refused.
+ * `quality`, `omitBackground`, `codeScheme` and `overlay.*` apply to the screenshot when it is on (they never turn
+ * it on, and are ignored when it is off). Given both ways with different values, the request is refused.
  */
-import { isDeepStrictEqual } from 'node:util';
 import { invalidParam } from '../errors.ts';
 import { isOverlayBackground } from './css.ts';
+import { readCodeScheme } from './code-scheme.ts';
 import {
-  CODE_SCHEMES,
   DEFAULTS,
   type OverlayBrowser,
   type OverlayOptions,
   type ScreenshotOptions,
   type ScreenshotType,
 } from './options.ts';
-import { child, feature, flag, flagOf, numberIn, oneOf, text, type Found } from './read.ts';
+import { child, feature, flag, flagOf, legacyOption, numberIn, oneOf, onlyKeys, text, type Found } from './read.ts';
 import type { QueryNode } from './tree.ts';
 
 // `webp` is Glance's (Microlink takes png and jpeg).
 const TYPES: readonly ScreenshotType[] = ['png', 'jpeg', 'webp'];
 const BROWSERS: readonly OverlayBrowser[] = ['light', 'dark'];
 
-function readOverlay({ node, name }: Found): OverlayOptions | undefined {
+/** Every sub-key of `screenshot`; `animated` and `path` are refused by name before (not-offered.ts, index.ts). */
+const OPTIONS = ['type', 'quality', 'fullPage', 'element', 'omitBackground', 'optimizeForSpeed', 'overlay', 'codeScheme', 'palette', 'animated', 'path'];
+
+function readOverlay(found: Found): OverlayOptions | undefined {
+  onlyKeys(found, ['browser', 'background']);
+  const { node, name } = found;
+  if (node.value !== undefined) throw invalidParam(name, `sub-keys ${name}.browser and ${name}.background, not a value`);
   const browserFound = child(node, 'browser', name);
   const backgroundFound = child(node, 'background', name);
   if (!browserFound && !backgroundFound) return undefined;
@@ -40,20 +45,11 @@ function readOverlay({ node, name }: Found): OverlayOptions | undefined {
 }
 
 export function readScreenshot(root: QueryNode): false | ScreenshotOptions {
-  const options = feature(child(root, 'screenshot'), false);
-  if (options === false) return false;
-
-  /** One option, read from `screenshot.<key>` and from the legacy top-level `<key>`. */
-  const option = <T>(key: string, read: (found: Found) => T): T | undefined => {
-    const nested = child(options, key, 'screenshot');
-    const legacy = child(root, key);
-    const a = nested && read(nested);
-    const b = legacy && read(legacy);
-    if (nested && legacy && !isDeepStrictEqual(a, b)) {
-      throw invalidParam(nested.name, `it disagrees with \`${legacy.name}\`; give it once`);
-    }
-    return nested ? a : b;
-  };
+  const node = feature(child(root, 'screenshot'), false);
+  if (node === false) return false;
+  const found = { node, name: 'screenshot' };
+  onlyKeys(found, OPTIONS);
+  const option = <T>(key: string, read: (found: Found) => T): T | undefined => legacyOption(root, found, key, read);
 
   return {
     type: option('type', (found) => oneOf(found, TYPES, { jpg: 'jpeg' })) ?? DEFAULTS.screenshot.type,
@@ -61,8 +57,9 @@ export function readScreenshot(root: QueryNode): false | ScreenshotOptions {
     fullPage: option('fullPage', flag) ?? false,
     element: option('element', (found) => text(found, 'a CSS selector')),
     omitBackground: option('omitBackground', flag) ?? false,
-    optimizeForSpeed: flagOf(options, 'optimizeForSpeed', false, 'screenshot'),
+    optimizeForSpeed: flagOf(node, 'optimizeForSpeed', false, 'screenshot'),
     overlay: option('overlay', readOverlay),
-    codeScheme: option('codeScheme', (found) => oneOf(found, CODE_SCHEMES)) ?? DEFAULTS.screenshot.codeScheme,
+    codeScheme: option('codeScheme', readCodeScheme) ?? DEFAULTS.screenshot.codeScheme,
+    palette: flagOf(node, 'palette', false, 'screenshot'),
   };
 }

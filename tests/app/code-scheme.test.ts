@@ -48,6 +48,21 @@ describe('screenshot.codeScheme through the service', () => {
     assert.ok(count(png, '#282A36') / (png.width * png.height) > 0.8, 'dracula background #282a36');
   });
 
+  test("Microlink's `github` draws prism-themes' GitHub theme, ghcolors", async () => {
+    const png = await shot('screenshot.codeScheme=github');
+    assert.ok(count(png, '#FFFFFF') / (png.width * png.height) > 0.8, 'a white page');
+    assert.ok(count(png, '#E3116C') > 50, 'ghcolors string colour #e3116c');
+    assert.ok(count(png, '#36ACAA') > 50, 'ghcolors property colour #36acaa');
+  });
+
+  test("a theme Microlink documents that Glance does not bundle is EUNSUPPORTED naming screenshot.codeScheme", async () => {
+    const { status, body } = await service.json(q(`${site.url}/data.json`, 'screenshot.codeScheme=github-dark'));
+    assert.equal(status, 400);
+    assert.equal(body.code, 'EUNSUPPORTED');
+    assert.deepEqual(Object.keys(body.data), ['screenshot.codeScheme']);
+    assert.match(body.message, /`github-dark` is not bundled/);
+  });
+
   test('an unknown theme is EINVALQUERY naming screenshot.codeScheme and the accepted values', async () => {
     const { status, body } = await service.json(q(`${site.url}/data.json`, 'screenshot.codeScheme=neon'));
     assert.equal(status, 400);

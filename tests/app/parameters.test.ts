@@ -1,6 +1,8 @@
 /**
- * Every Microlink API parameter, one row each (issue 17, "a true drop-in"): the list is Microlink's API reference
- * (https://microlink.io/docs/api/parameters/…) and `MicrolinkApiOptions` of @microlink/mql 0.19. A row either
+ * Every Microlink API parameter, one row each (issue 17, "a true drop-in"; issue 25, "no silent key"): the list is
+ * Microlink's API reference (https://microlink.io/docs/api/parameters/…, REFERENCE below) and every key of
+ * @microlink/mql's own type definitions (`MicrolinkApiOptions` and the types it names, read from the package by
+ * tests/app/mql-options.ts, so a key a new mql adds fails the table until it has a row). A row either
  * `works` — a request with it is answered 200 and `check` sees what it did, through the local service (a real
  * socket, so stored assets are downloaded) — or is `refused` with EUNSUPPORTED naming it. No third verdict: a
  * parameter silently ignored fails its row.
@@ -14,7 +16,10 @@ import { after, before, describe, test } from 'node:test';
 import { inflateSync } from 'node:zlib';
 import { PNG } from 'pngjs';
 import { cacheKey } from '../../lib/cache/key.ts';
+import { GlanceError } from '../../lib/errors.ts';
+import { META_FIELDS } from '../../lib/data/fields.ts';
 import { parseQuery } from '../../lib/query/index.ts';
+import { mqlOptionKeys } from './mql-options.ts';
 import { mp3, mp4, png } from '../ping/fixtures.ts';
 import { pngOf } from '../palette/images.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
@@ -72,6 +77,8 @@ interface Row {
   readonly check?: (answer: Answer, tools: Tools) => void | Promise<void>;
   /** Says only how to cache, never what to answer: its cache key is the context's. */
   readonly cacheOnly?: boolean;
+  /** Other option keys (as mql or the reference spell them) this row shows working or refused. */
+  readonly covers?: readonly string[];
 }
 
 const pixel = (image: PNG, x: number, y: number): number[] => [...image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 4)];
@@ -110,17 +117,52 @@ const ROWS: readonly Row[] = [
     param: 'data',
     verdict: 'works',
     with: 'data.heading.selector=h1',
+    covers: ['data.<field>', 'data.<field>.selector'],
     check: ({ body }) => assert.equal(body.data.heading, 'Heading'),
   },
-  { param: 'meta', verdict: 'works', with: 'meta=false', check: ({ body }) => assert.equal(body.data.title, undefined) },
   {
-    param: 'meta.<field>',
+    param: 'data.<field> as JSON',
     verdict: 'works',
-    with: 'meta.title=true',
-    check: ({ body }) => assert.deepEqual(Object.keys(body.data), ['title']),
+    with: `data.heading=${encodeURIComponent('[{"selector":"h2"},{"selector":"h1","attr":"text"}]')}`,
+    check: ({ body }) => assert.equal(body.data.heading, 'Heading', 'the first fallback finds nothing, the second the heading'),
   },
   {
+    param: 'data.<field>.selectorAll',
+    verdict: 'works',
+    with: 'data.ids.selectorAll=%5Bid%5D&data.ids.attr=id',
+    check: ({ body }) => assert.deepEqual(body.data.ids, ['box', 'button', 'cookieconsent:desc', 'far']),
+  },
+  {
+    param: 'data.<field>.attr',
+    verdict: 'works',
+    with: 'data.b.selector=button&data.b.attr=onclick',
+    check: ({ body }) => assert.equal(body.data.b, "document.body.dataset.clicked = 'yes'"),
+  },
+  {
+    param: 'data.<field>.type',
+    verdict: 'works',
+    with: 'data.u.selector=link%5Brel%3Dicon%5D&data.u.attr=href&data.u.type=url',
+    check: ({ body }) => assert.match(body.data.u, /^http:\/\/127\.0\.0\.1:\d+\/icon\.png$/, 'made absolute, as a URL'),
+  },
+  {
+    param: 'data.<field>.evaluate',
+    verdict: 'works',
+    with: 'data.e.evaluate=document.title.length',
+    context: 'meta=false',
+    check: ({ body }) => assert.equal(body.data.e, 5),
+  },
+  { param: 'meta', verdict: 'works', with: 'meta=false', check: ({ body }) => assert.equal(body.data.title, undefined) },
+  ...META_FIELDS.map(
+    (field): Row => ({
+      param: `meta.${field}`,
+      verdict: 'works',
+      with: `meta.${field}=true`,
+      check: ({ body }) => assert.deepEqual(Object.keys(body.data), [field]),
+    }),
+  ),
+  {
     param: 'meta.logo.square',
+    covers: ['meta.logo'],
     verdict: 'works',
     with: 'meta.logo.square=true',
     check: ({ body }) => assert.match(body.data.logo.url, /\/icon\.png$/),
@@ -149,6 +191,12 @@ const ROWS: readonly Row[] = [
     param: 'insights',
     verdict: 'works',
     with: 'insights',
+    check: ({ body }) => assert.ok(body.data.insights.technologies.some((t: { name: string }) => t.name === 'WordPress')),
+  },
+  {
+    param: 'insights.technologies',
+    verdict: 'works',
+    with: 'insights.technologies=true',
     check: ({ body }) => assert.ok(body.data.insights.technologies.some((t: { name: string }) => t.name === 'WordPress')),
   },
   {
@@ -235,6 +283,7 @@ const ROWS: readonly Row[] = [
   },
   {
     param: 'screenshot.overlay.browser',
+    covers: ['screenshot.overlay'],
     verdict: 'works',
     with: 'screenshot.overlay.browser=dark',
     context: `screenshot&meta=false&${SMALL}`,
@@ -246,6 +295,16 @@ const ROWS: readonly Row[] = [
     with: 'screenshot.overlay.background=%2300ff00',
     context: `screenshot.overlay.browser=light&meta=false&${SMALL}`,
     check: async (answer, tools) => assert.deepEqual(pixel(await shotOf(answer, tools), 0, 0).slice(0, 3), [0, 255, 0]),
+  },
+  {
+    param: 'screenshot.palette',
+    verdict: 'works',
+    with: 'screenshot.palette',
+    context: `screenshot&meta=false&${SMALL}&styles=${encodeURIComponent('html,body{background:rgb(255,0,0)}')}`,
+    check: ({ body }) => {
+      assert.equal(body.data.screenshot.background_color, '#FF0000');
+      assert.ok(Array.isArray(body.data.screenshot.palette) && body.data.screenshot.palette.length > 0);
+    },
   },
   { param: 'screenshot.animated', verdict: 'refused', with: 'screenshot.animated', context: 'screenshot' },
   {
@@ -274,6 +333,7 @@ const ROWS: readonly Row[] = [
   },
   {
     param: 'pdf.width / pdf.height',
+    covers: ['pdf.height'],
     verdict: 'works',
     with: 'pdf.width=4in&pdf.height=288px',
     context: 'pdf&meta=false',
@@ -285,6 +345,27 @@ const ROWS: readonly Row[] = [
     with: 'pdf.width=4in',
     context: 'pdf&meta=false&pdf.format=A6',
     check: async (answer, tools) => assert.deepEqual(mediaBoxes(await pdfOf(answer, tools))[0]?.map(Math.round), [288, 420]),
+  },
+  {
+    param: 'pdf: the legacy flat keys',
+    verdict: 'works',
+    // Microlink's own pdf examples write `&pdf&scale=1&margin=0.4cm`; each flat key is read in tests/query/pdf.test.ts.
+    with: 'format=A6',
+    context: 'pdf&meta=false',
+    check: async (answer, tools) => assert.deepEqual(mediaBoxes(await pdfOf(answer, tools))[0]?.map(Math.round), [298, 420]),
+  },
+  {
+    param: 'pdf.margin.<side>',
+    verdict: 'works',
+    with: 'pdf.margin.top=3in&pdf.margin.right=1in&pdf.margin.bottom=3in&pdf.margin.left=1in',
+    context: 'pdf&meta=false',
+    path: '/long',
+    covers: ['pdf.margin.top', 'pdf.margin.right', 'pdf.margin.bottom', 'pdf.margin.left'],
+    check: async (answer, tools) => {
+      const none = await tools.service.json(q(`${tools.site.url}/long`, 'pdf&meta=false&pdf.margin=0'));
+      const pages = async (one: Answer) => mediaBoxes(await pdfOf(one, tools)).length;
+      assert.ok((await pages(answer)) > (await pages(none)), 'less room on each page, more pages');
+    },
   },
   {
     param: 'pdf.pageRanges',
@@ -508,6 +589,7 @@ const ROWS: readonly Row[] = [
   ).map(
     ([key, value, expression, expected]): Row => ({
       param: `viewport.${key}`,
+      covers: key === 'width' ? ['viewport'] : undefined,
       verdict: 'works',
       with: `viewport.${key}=${value}`,
       context: `${probe(expression)}${key === 'isLandscape' ? '&device=iPhone%2015%20Pro' : key === 'isMobile' ? '&viewport.width=400' : ''}`,
@@ -515,9 +597,72 @@ const ROWS: readonly Row[] = [
     }),
   ),
   { param: 'function', verdict: 'refused', with: `function=${encodeURIComponent('({ page }) => page.title()')}` },
-  { param: 'proxy', verdict: 'refused', with: 'proxy=http%3A%2F%2Fproxy.example%3A8080' },
+  { param: 'proxy', verdict: 'refused', with: 'proxy=http%3A%2F%2Fproxy.example%3A8080', covers: ['proxy.url', 'proxy.location'] },
   { param: 'retry', verdict: 'refused', with: 'retry=2' },
 ];
+
+/** Microlink's parameter reference: its pages (https://microlink.io/docs/api/parameters/…) and the sub-options they document. */
+const REFERENCE = [
+  'adblock', 'animations', 'audio', 'cacheKey', 'click', 'colorScheme', 'data', 'data.<field>.selector',
+  'data.<field>.selectorAll', 'data.<field>.attr', 'data.<field>.type', 'data.<field>.evaluate', 'device', 'embed',
+  'filename', 'filter', 'force', 'function', 'headers', 'iframe', 'iframe.maxWidth', 'iframe.maxHeight', 'insights',
+  'insights.lighthouse', 'insights.technologies', 'javascript', 'mediaType', 'meta', 'meta.logo.square', 'modules',
+  'palette', 'pdf', 'pdf.format', 'pdf.height', 'pdf.landscape', 'pdf.margin', 'pdf.margin.top', 'pdf.margin.right',
+  'pdf.margin.bottom', 'pdf.margin.left', 'pdf.pageRanges', 'pdf.scale', 'pdf.width', 'ping', 'prerender', 'proxy',
+  'retry', 'screenshot', 'screenshot.animated', 'screenshot.codeScheme', 'screenshot.element', 'screenshot.fullPage',
+  'screenshot.omitBackground', 'screenshot.overlay', 'screenshot.overlay.background', 'screenshot.overlay.browser',
+  'screenshot.quality', 'screenshot.type', 'scripts', 'scroll', 'staleTtl', 'styles', 'timeout', 'ttl', 'url', 'video',
+  'viewport', 'viewport.width', 'viewport.height', 'viewport.deviceScaleFactor', 'viewport.isMobile',
+  'viewport.hasTouch', 'viewport.isLandscape', 'waitForSelector', 'waitForTimeout', 'waitUntil',
+];
+
+/** mql's client options, never sent as query parameters. */
+const CLIENT_ONLY: Readonly<Record<string, string>> = {
+  apiKey: 'sent as the x-api-key header (tests/app/auth.test.ts, tests/app/mql.test.ts)',
+  endpoint: "the address mql sends to: a Glance's own (tests/app/mql.test.ts)",
+};
+
+describe('the table is complete, and no object parameter ignores a key', () => {
+  const covered = new Set(ROWS.flatMap((row) => [row.param, ...(row.covers ?? [])]));
+
+  test("every option of @microlink/mql's type definitions has a row", () => {
+    const api = mqlOptionKeys('MicrolinkApiOptions');
+    assert.ok(api.includes('screenshot.palette') && api.includes('pdf.margin.top'), 'the walk reached nested types');
+    assert.deepEqual(api.filter((key) => !covered.has(key)), []);
+    assert.deepEqual(mqlOptionKeys('MqlClientOptions').filter((key) => !covered.has(key) && !Object.hasOwn(CLIENT_ONLY, key)), []);
+  });
+
+  test("every parameter of Microlink's reference has a row", () => {
+    assert.deepEqual(REFERENCE.filter((key) => !covered.has(key)), []);
+  });
+
+  test('a refused row refuses every key it covers, by its name', () => {
+    for (const row of ROWS.filter((one) => one.verdict === 'refused')) {
+      for (const key of row.covers ?? []) {
+        assert.throws(() => parseQuery(q('https://example.com/', `${key}=x`)), (error: GlanceError) => error.code === 'EUNSUPPORTED' && row.param in (error.data ?? {}), key);
+      }
+    }
+  });
+
+  test('an unknown sub-key of every object parameter is refused naming it (EINVALQUERY; EINVALDATA in a rule)', () => {
+    const keys = mqlOptionKeys('MicrolinkApiOptions');
+    // Objects by their sub-keys in mql's types, and those it types as a bare `object`; `data` and `headers` take
+    // names of the caller's choosing, `proxy` is refused whole.
+    const objects = [...new Set([...keys.flatMap((key) => (key.includes('.') ? [key.slice(0, key.lastIndexOf('.'))] : [])), 'viewport', 'ping', 'embed'])]
+      .filter((key) => !['data', 'proxy'].includes(key));
+    assert.deepEqual(objects.sort(), ['data.<field>', 'embed', 'iframe', 'insights', 'meta', 'meta.logo', 'pdf', 'pdf.margin', 'ping', 'screenshot', 'screenshot.overlay', 'viewport']);
+    for (const object of objects) {
+      const prefix = object.replace('<field>', 'f');
+      const beside = object === 'embed' ? 'embed=title&' : object === 'data.<field>' ? 'data.f.selector=h1&' : '';
+      const name = `${prefix}.zz`;
+      assert.throws(
+        () => parseQuery(q('https://example.com/', `${beside}${name}=1`)),
+        (error: GlanceError) => error.code === (object.startsWith('data') ? 'EINVALDATA' : 'EINVALQUERY') && Object.keys(error.data ?? {}).includes(name) && error.message.includes(`\`${name}\``),
+        name,
+      );
+    }
+  });
+});
 
 describe('every Microlink parameter works or is refused by name', () => {
   let site: TestServer;

@@ -229,8 +229,8 @@ describe('pdf', () => {
     assert.ok(landscape && Math.abs(landscape[2]! - 792) < 1 && Math.abs(landscape[3]! - 612) < 1, String(landscape));
   });
 
-  test('a page range beyond the document is EINVALQUERY naming pdf.pageRanges', async () => {
-    assert.equal(await codeOf(render(renderer, `${site.url}/`, 'pdf.pageRanges=5-6')), 'EINVALQUERY');
+  test('a page range beyond the document is EPAGERANGE naming pdf.pageRanges', async () => {
+    assert.equal(await codeOf(render(renderer, `${site.url}/`, 'pdf.pageRanges=5-6')), 'EPAGERANGE');
   });
 
   test('screenshot and pdf in one render share one page load', async () => {

@@ -215,7 +215,7 @@ describe('real answers match docs/openapi.json', () => {
       assert.deepEqual([answer.status, answer.body.code], [status, code], JSON.stringify(answer.body));
     };
 
-    test('400: invalid url, query, ttl, staleTtl, overlay background, data rule, embed; not offered; too many redirects', async () => {
+    test('400: invalid url, query, ttl, staleTtl, overlay background, data rule, embed; not offered; too many redirects; a page range past the print', async () => {
       await expectCode(service, 'meta=false', 400, 'EINVALURL');
       await expectCode(service, q(article(), 'timeout=soon'), 400, 'EINVALQUERY');
       await expectCode(service, q(article(), 'ttl=1s'), 400, 'EINVALTTL');
@@ -225,6 +225,7 @@ describe('real answers match docs/openapi.json', () => {
       await expectCode(service, q(article(), 'proxy=http%3A%2F%2Fproxy.example'), 400, 'EUNSUPPORTED');
       await expectCode(service, q(article(), 'embed=audio.url'), 400, 'EINVALEMBED');
       await expectCode(service, q(`${site.url}/loop`), 400, 'EMAXREDIRECTS');
+      await expectCode(service, q(article(), 'pdf.pageRanges=90&meta=false'), 400, 'EPAGERANGE');
     });
 
     test('401: no API key where keys are required', async () => {

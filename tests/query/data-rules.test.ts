@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { MAX_RULES } from '../../lib/rules/limits.ts';
 import { parse, rejects } from './expect-error.ts';
 
 const rule = (overrides: object) => ({
@@ -82,5 +83,41 @@ describe('data rules', () => {
     rejects('data.title.selector=h1[', 'EINVALDATA', 'data.title.selector');
     rejects('data.s.attr=href&data.s.attr.x.selector=a', 'EINVALDATA', 'data.s.attr');
     rejects('data.title.selector=h1&data.title.type=constructor', 'EINVALDATA', 'data.title.type');
+  });
+
+  test('rules given as JSON, as Microlink takes them, read as their dotted form does', () => {
+    const json = (value: unknown) => encodeURIComponent(JSON.stringify(value));
+    const dotted = parse('data.title.0.selector=h1&data.title.1.selector=title&data.title.1.attr=text');
+    assert.deepEqual(parse(`data.title=${json([{ selector: 'h1' }, { selector: 'title', attr: 'text' }])}`).data, dotted.data);
+    assert.deepEqual(
+      parse(`data.title=${json({ selector: ['h1', 'h2'], attr: 'text', type: ['string'] })}`).data,
+      parse('data.title.selector.0=h1&data.title.selector.1=h2&data.title.attr=text&data.title.type=string').data,
+    );
+    assert.deepEqual(
+      parse(`data=${json({ stats: { selector: '.profile', attr: { n: { selector: '.n', type: 'number' } } } })}`).data,
+      parse('data.stats.selector=.profile&data.stats.attr.n.selector=.n&data.stats.attr.n.type=number').data,
+    );
+    assert.deepEqual(
+      parse(`data.title=${json({ selector: 'h1' })}&data.links.selectorAll=a`).data,
+      parse('data.title.selector=h1&data.links.selectorAll=a').data,
+      'beside dotted fields',
+    );
+  });
+
+  test('rules given as JSON meet the same checks and bounds, naming the part', () => {
+    const json = (value: unknown) => encodeURIComponent(JSON.stringify(value));
+    rejects('data.title=%5B%7B%22selector%22', 'EINVALDATA', 'data.title');
+    rejects(`data.title=${json([{ selector: 'h1' }, { selecter: 'h2' }])}`, 'EINVALDATA', 'data.title.1.selecter');
+    rejects(`data.title=${json({ selector: 'h1[' })}`, 'EINVALDATA', 'data.title.selector');
+    rejects(`data.title=${json({ selector: null })}`, 'EINVALDATA', 'data.title.selector');
+    rejects(`data.title=${json([])}`, 'EINVALDATA', 'data.title');
+    rejects(`data.title=${encodeURIComponent('{"__proto__":{"selector":"h1"}}')}`, 'EINVALDATA', 'data.title.__proto__');
+    rejects(`data=${json({ '1st': { selector: 'h1' } })}`, 'EINVALDATA', 'data.1st');
+    const deep = (level: number): unknown => (level === 0 ? { selector: 'a' } : { selector: 'a', attr: { x: deep(level - 1) } });
+    rejects(`data.f=${json(deep(5))}`, 'EINVALDATA', 'data.f.attr.x.attr.x.attr');
+    rejects(`data.f=${'%5B'.repeat(40)}${'%5D'.repeat(40)}`, 'EINVALDATA', `data.f${'.0'.repeat(13)}`);
+    const many = (count: number) => json(Object.fromEntries(Array.from({ length: count }, (_, i) => [`f${i}`, { selector: 'a' }])));
+    assert.equal(Object.keys(parse(`data=${many(MAX_RULES)}`).data ?? {}).length, MAX_RULES);
+    rejects(`data=${many(MAX_RULES + 1)}`, 'EINVALDATA', `data.f${MAX_RULES}`);
   });
 });

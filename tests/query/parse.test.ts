@@ -67,11 +67,35 @@ describe('parseQuery: defaults and url', () => {
     }
   });
 
-  test('parameters Microlink does not document either are ignored (tracking tags, typos of no meaning)', () => {
-    const options = parse('utm_source=x&screenshot.colour=red&x.y.z');
+  test('top-level parameters Microlink does not document either are ignored (tracking tags, cache busters)', () => {
+    const options = parse('utm_source=x&screenshot&x.y.z');
     assert.equal(options.screenshot && options.screenshot.type, 'png');
     assert.equal(Object.hasOwn(options, 'utm_source'), false);
     assert.equal(Object.hasOwn(options, 'x'), false);
+  });
+
+  test('an unknown sub-key of an object parameter is EINVALQUERY naming it, never ignored', () => {
+    for (const [query, name] of [
+      ['screenshot.colour=red', 'screenshot.colour'],
+      ['screenshot.overlay.colour=red', 'screenshot.overlay.colour'],
+      ['screenshot&overlay.colour=red', 'overlay.colour'],
+      ['pdf.colour=red', 'pdf.colour'],
+      ['pdf.margin.middle=1cm', 'pdf.margin.middle'],
+      ['viewport.zoom=2', 'viewport.zoom'],
+      ['iframe.maxDepth=2', 'iframe.maxDepth'],
+      ['ping.screenshot=false', 'ping.screenshot'],
+      ['meta.logo.round=true', 'meta.logo.round'],
+      ['embed=title&embed.raw=true', 'embed.raw'],
+      ['data.x.selector=h1&data.x.regexp=a', 'data.x.regexp'],
+    ] as const) {
+      rejects(query, query.startsWith('data') ? 'EINVALDATA' : 'EINVALQUERY', name);
+    }
+  });
+
+  test('a snake_case spelling of a known sub-key is that key', () => {
+    const { screenshot, pdf } = parse('screenshot.full_page&pdf.page_ranges=2');
+    assert.equal(screenshot && screenshot.fullPage, true);
+    assert.equal(pdf && pdf.pageRanges, '2');
   });
 });
 

@@ -72,3 +72,30 @@ describe('pdf', () => {
     for (const format of PDF_FORMATS) assert.deepEqual(PAPER_INCHES[format], paperFormats[format.toLowerCase()]?.in, format);
   });
 });
+
+describe('pdf: legacy flat keys (Microlink\'s own examples: `&pdf&scale=1&margin=0.4cm`)', () => {
+  test('apply to the PDF when it is on', () => {
+    assert.deepEqual(pdf('pdf&scale=1&margin=0.4cm&format=Letter&landscape&pageRanges=2-3&printBackground=false&width=5in&height=7in'), {
+      format: 'Letter',
+      margin: all('0.4cm'),
+      scale: 1,
+      landscape: true,
+      pageRanges: '2-3',
+      printBackground: false,
+      width: '5in',
+      height: '7in',
+    });
+    assert.deepEqual(pdf('pdf&margin.top=1cm').margin, { ...all('0.35cm'), top: '1cm' });
+  });
+
+  test('do not turn the PDF on, and are ignored when it is off', () => {
+    assert.equal(parse('scale=1&margin=0.4cm').pdf, false);
+  });
+
+  test('agreeing with the nested form is fine; disagreeing, or invalid, is refused by name', () => {
+    assert.equal(pdf('pdf.scale=1&scale=1').scale, 1);
+    rejects('pdf.scale=1&scale=2', 'EINVALQUERY', 'pdf.scale');
+    rejects('pdf&scale=9', 'EINVALQUERY', 'scale');
+    rejects('pdf&margin.middle=1cm', 'EINVALQUERY', 'margin.middle');
+  });
+});

@@ -22,6 +22,7 @@ describe('screenshot', () => {
         optimizeForSpeed: false,
         overlay: undefined,
         codeScheme: 'atom-dark',
+        palette: false,
       });
     }
   });
@@ -30,7 +31,7 @@ describe('screenshot', () => {
     const options = shot(
       'screenshot.type=JPEG&screenshot.quality=55&screenshot.fullPage&screenshot.element=%23main+.card' +
         '&screenshot.omitBackground=true&screenshot.overlay.browser=dark&screenshot.overlay.background=%23c1c1c1' +
-        '&screenshot.codeScheme=Dracula&screenshot.optimizeForSpeed',
+        '&screenshot.codeScheme=Dracula&screenshot.optimizeForSpeed&screenshot.palette',
     );
     assert.deepEqual(options, {
       type: 'jpeg',
@@ -41,6 +42,7 @@ describe('screenshot', () => {
       optimizeForSpeed: true,
       overlay: { browser: 'dark', background: '#c1c1c1' },
       codeScheme: 'dracula',
+      palette: true,
     });
     assert.equal(shot('screenshot.type=jpg').type, 'jpeg');
     assert.equal(shot('screenshot.type=webp').type, 'webp');
@@ -60,7 +62,28 @@ describe('screenshot', () => {
     rejects('screenshot.optimizeForSpeed=fast', 'EINVALQUERY', 'screenshot.optimizeForSpeed');
     rejects('screenshot.overlay.browser=sepia', 'EINVALQUERY', 'screenshot.overlay.browser');
     rejects('screenshot.codeScheme=neon', 'EINVALQUERY', 'screenshot.codeScheme');
-    rejects('screenshot.codeScheme=https://unpkg.com/prism-theme-night-owl', 'EINVALQUERY', 'screenshot.codeScheme');
+    rejects('screenshot.overlay=dark', 'EINVALQUERY', 'screenshot.overlay');
+  });
+
+  test("codeScheme: Microlink's identifiers draw the bundled theme of that name, or the same theme named otherwise", () => {
+    for (const [given, theme] of [
+      ['github', 'ghcolors'],
+      ['github-light', 'ghcolors'],
+      ['atom-one-dark', 'one-dark'],
+      ['atom-one', 'one-light'],
+      ['gruvbox', 'gruvbox-light'],
+      ['night-owl', 'night-owl'],
+      ['vsc-dark-plus', 'vsc-dark-plus'],
+    ]) {
+      assert.equal(shot(`screenshot.codeScheme=${given}`).codeScheme, theme, given);
+    }
+  });
+
+  test('codeScheme: a documented theme Glance does not bundle, and a stylesheet URL, are EUNSUPPORTED by name', () => {
+    for (const given of ['github-dark', 'tokyo-night', 'catppuccin-mocha', 'https://unpkg.com/prism-theme-night-owl']) {
+      const error = rejects(`screenshot.codeScheme=${encodeURIComponent(given)}`, 'EUNSUPPORTED', 'screenshot.codeScheme');
+      assert.match(error.message, given.startsWith('http') ? /URL/ : new RegExp(`\`${given}\``));
+    }
   });
 
   test('overlay backgrounds: colours, gradients and http(s) image URLs', () => {
@@ -113,6 +136,7 @@ describe('screenshot: legacy flat keys', () => {
       optimizeForSpeed: false,
       overlay: { browser: 'light', background: undefined },
       codeScheme: 'atom-dark',
+      palette: false,
     });
     assert.equal(shot('screenshot&full_page').fullPage, true);
   });

@@ -1,11 +1,16 @@
 /**
- * `palette`: the image-like media objects (`image`, `logo`, `screenshot`) gain their colours (lib/palette/). An
- * image's bytes are the ones its ping already read whole (ctx.bodies); the screenshot's are the captured buffer.
- * lib/palette is imported here on first use only, so the metadata-only path never loads a decoder.
+ * `palette`: the image-like media objects (`image`, `logo`, `screenshot`) gain their colours (lib/palette/);
+ * `screenshot.palette`: the screenshot alone does. An image's bytes are the ones its ping already read whole
+ * (ctx.bodies); the screenshot's are the captured buffer. lib/palette is imported here on first use only, so the
+ * metadata-only path never loads a decoder.
  */
+import type { Options } from '../../query/options.ts';
 import type { Context, Step } from '../context.ts';
 
 const IMAGE_LIKE = ['image', 'logo', 'screenshot'] as const;
+
+const paletteFields = (options: Options): ReadonlyArray<(typeof IMAGE_LIKE)[number]> =>
+  options.palette ? IMAGE_LIKE : options.screenshot && options.screenshot.palette ? ['screenshot'] : [];
 
 type MediaLike = Record<string, unknown> & { url?: unknown };
 
@@ -16,12 +21,12 @@ function bytesFor(ctx: Context, field: (typeof IMAGE_LIKE)[number], media: Media
 
 export const palette: Step = {
   name: 'palette',
-  wants: ({ options, data }) => options.palette && IMAGE_LIKE.some((field) => isMedia(data[field])),
+  wants: ({ options, data }) => paletteFields(options).some((field) => isMedia(data[field])),
   async run(ctx) {
     const { paletteOf } = await import('../../palette/index.ts');
     await ctx.timings.measure('palette', () =>
       Promise.all(
-        IMAGE_LIKE.map(async (field) => {
+        paletteFields(ctx.options).map(async (field) => {
           const media = ctx.data[field];
           if (!isMedia(media)) return;
           const bytes = bytesFor(ctx, field, media);
