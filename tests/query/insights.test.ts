@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { featuresOf } from '../../lib/pipeline/features.ts';
 import { parse, rejects } from './expect-error.ts';
 
 const report = { output: 'json', preset: undefined, settings: {} };
@@ -24,6 +25,8 @@ describe('insights', () => {
     assert.deepEqual(parse('insights&insights.lighthouse=false').insights, { technologies: true, lighthouse: false });
     assert.deepEqual(parse('insights.technologies=false').insights, { technologies: false, lighthouse: report });
     assert.equal(parse('insights.technologies=false&insights.lighthouse=false').insights, false);
+    // Either counts as the `insights` feature in the usage metrics.
+    assert.deepEqual(featuresOf(parse('insights.technologies=false')), ['insights']);
   });
 
   test('output and preset', () => {
