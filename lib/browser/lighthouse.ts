@@ -77,15 +77,24 @@ export async function runLighthouse(open: OpenPage, url: URL, options: Lighthous
   type Navigation = LighthouseModule['navigation'];
   type RunOptions = NonNullable<Parameters<Navigation>[2]> & { signal: AbortSignal };
   const audit = navigation as (page: Parameters<Navigation>[0], url: string, options: RunOptions) => ReturnType<Navigation>;
+  const { onlyCategories, onlyAudits, skipAudits, blockedUrlPatterns, maxWaitForLoad, maxWaitForFcp, locale, ...given } = options.settings;
   const done = await audit(open.page, url.href, {
     config,
     flags: {
       ...flags,
+      // The caller's settings (lib/query/insights.ts); one left undefined keeps the configuration's.
+      ...given,
+      onlyCategories: onlyCategories && [...onlyCategories],
+      onlyAudits: onlyAudits && [...onlyAudits],
+      skipAudits: skipAudits && [...skipAudits],
+      blockedUrlPatterns: blockedUrlPatterns && [...blockedUrlPatterns],
+      // One of the package's own locales (lib/query/lighthouse-names.ts, checked against it by a test).
+      locale: locale as Flags['locale'],
       output: options.output,
-      ...(options.onlyCategories ? { onlyCategories: [...options.onlyCategories] } : {}),
       logLevel: 'silent',
-      maxWaitForLoad: limits.loadWaitMs,
-      maxWaitForFcp: limits.paintWaitMs,
+      // A caller's wait counts when it is the shorter: the budget's shares bound every report.
+      maxWaitForLoad: Math.min(limits.loadWaitMs, maxWaitForLoad ?? Infinity),
+      maxWaitForFcp: Math.min(limits.paintWaitMs, maxWaitForFcp ?? Infinity),
       // The context is new and empty; a reset would also clear caches other pages of the browser share.
       disableStorageReset: true,
       // A full-page capture only draws element thumbnails in the HTML report, yet costs about 1.3 s of the budget

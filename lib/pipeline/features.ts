@@ -14,7 +14,7 @@ export function featuresOf(options: Options): Feature[] {
     screenshot: wanted.screenshot,
     pdf: wanted.pdf,
     iframe: wanted.iframe,
-    insights: wanted.technologies,
+    insights: wanted.technologies || wanted.lighthouse !== false,
     palette: options.palette || (options.screenshot !== false && options.screenshot.palette),
     data: wanted.rules !== undefined,
     embed: options.embed !== undefined,

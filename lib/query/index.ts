@@ -4,7 +4,8 @@
  */
 import { GlanceError, invalidParam } from '../errors.ts';
 import { readData } from './data-rules.ts';
-import { readIframe, readInsights, readPing } from './enrich.ts';
+import { readIframe, readPing } from './enrich.ts';
+import { readInsights } from './insights.ts';
 import { readHeaders } from './target-headers.ts';
 import { readMeta } from './meta.ts';
 import { refuseNotOffered } from './not-offered.ts';

@@ -137,20 +137,50 @@ export type LighthousePreset = (typeof LIGHTHOUSE_PRESETS)[number];
 export const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo', 'agentic-browsing'] as const;
 export type LighthouseCategory = (typeof LIGHTHOUSE_CATEGORIES)[number];
 
-/** `insights.lighthouse` (https://microlink.io/docs/sdk/methods/lighthouse). */
+/** Lighthouse's throttling methods: `simulate` (computed, its default), `devtools` (applied for real), `provided` (none). */
+export const LIGHTHOUSE_THROTTLING = ['simulate', 'devtools', 'provided'] as const;
+export type LighthouseThrottling = (typeof LIGHTHOUSE_THROTTLING)[number];
+
+/**
+ * The Lighthouse settings (its `SharedFlagsSettings`, by its own names) a caller may give, validated
+ * (lib/query/insights.ts) and passed to Lighthouse as they are; only the keys given are present.
+ */
+export interface LighthouseSettings {
+  readonly onlyCategories?: readonly LighthouseCategory[];
+  /** Audit ids (lib/query/lighthouse-names.ts), added to `onlyCategories`' audits when both are given. */
+  readonly onlyAudits?: readonly string[];
+  readonly skipAudits?: readonly string[];
+  /** One of Lighthouse's locales, as Lighthouse spells it. */
+  readonly locale?: string;
+  readonly throttlingMethod?: LighthouseThrottling;
+  /** Milliseconds; Glance's own share of the budget still applies when it is shorter. */
+  readonly maxWaitForFcp?: number;
+  readonly maxWaitForLoad?: number;
+  /** Milliseconds, at most Lighthouse's own values under real throttling. */
+  readonly pauseAfterFcpMs?: number;
+  readonly pauseAfterLoadMs?: number;
+  readonly networkQuietThresholdMs?: number;
+  readonly cpuQuietThresholdMs?: number;
+  /** Requests of the page to block (Chromium's URL patterns, `*` a wildcard). */
+  readonly blockedUrlPatterns?: readonly string[];
+  readonly skipAboutBlank?: boolean;
+  readonly usePassiveGathering?: boolean;
+  readonly ignoreStatusCode?: boolean;
+}
+
+/** `insights.lighthouse` (https://microlink.io/docs/api/parameters/insights/lighthouse). */
 export interface LighthouseOptions {
   readonly output: LighthouseOutput;
   /** Undefined: the configuration follows `device` (a mobile device audits as `mobile`, any other as `desktop`). */
   readonly preset: LighthousePreset | undefined;
-  /** Undefined: every category of the configuration. */
-  readonly onlyCategories: readonly LighthouseCategory[] | undefined;
+  readonly settings: LighthouseSettings;
 }
 
 /** `insights` (https://microlink.io/docs/api/parameters/insights): what to find out about the page's making. */
 export interface InsightsOptions {
   /** `data.insights.technologies`: the technologies the page is built with. */
   readonly technologies: boolean;
-  /** `data.insights.lighthouse`: a Lighthouse report, only when asked by name (README, "insights"). */
+  /** `data.insights.lighthouse`: a Lighthouse report, on unless `insights.lighthouse=false` (README, "insights"). */
   readonly lighthouse: false | LighthouseOptions;
 }
 

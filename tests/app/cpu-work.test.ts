@@ -56,9 +56,9 @@ describe('CPU work on untrusted input, through the app', () => {
 
   test('work past the deadline answers ETIMEOUT within the timeout, and the failure is not kept for the next caller', async () => {
     // Warm: the worker and the fingerprints are loaded, so the budget below is the work's alone.
-    assert.equal((await app.json(q(`${site.url}/plain`, 'insights.technologies&meta=false'))).status, 200);
+    assert.equal((await app.json(q(`${site.url}/plain`, 'insights.lighthouse=false&meta=false'))).status, 200);
     const started = performance.now();
-    const { status, body } = await app.json(q(`${site.url}/costly`, 'insights.technologies&meta=false&timeout=1500ms'));
+    const { status, body } = await app.json(q(`${site.url}/costly`, 'insights.lighthouse=false&meta=false&timeout=1500ms'));
     const took = performance.now() - started;
     assert.equal(status, 504, JSON.stringify(body).slice(0, 300));
     assert.equal(body.code, 'ETIMEOUT');
@@ -66,7 +66,7 @@ describe('CPU work on untrusted input, through the app', () => {
     // A caller with more time gets an attempt of its own (one with no more time gets that failure at once, as a
     // retry of it: lib/cache/result-cache.ts).
     const served = costlyServed;
-    const again = await app.json(q(`${site.url}/costly`, 'insights.technologies&meta=false&timeout=2500ms'));
+    const again = await app.json(q(`${site.url}/costly`, 'insights.lighthouse=false&meta=false&timeout=2500ms'));
     assert.equal(again.body.code, 'ETIMEOUT');
     assert.equal(costlyServed, served + 1, 'the second caller got its own attempt, not the first one\'s failure');
   });

@@ -1,12 +1,13 @@
 /**
- * `insights.lighthouse` end to end: a Lighthouse report of a page on 127.0.0.1 run on Glance's Chromium, with only
- * the categories asked for, as JSON or HTML; invalid options refused; and the address rules still holding for every
- * request the audit makes. The page at `public.test` (the one exempt name, resolved to this machine) points
+ * `insights.lighthouse` end to end: a Lighthouse report of a page on 127.0.0.1 run on Glance's Chromium (with
+ * `insights=true` as with it by name), with the categories and audits asked for, as JSON or HTML; invalid and
+ * withheld settings refused by name; and the address rules still holding for every request the audit makes. The page at `public.test` (the one exempt name, resolved to this machine) points
  * requests at 127.0.0.1, which is not exempt: the server must never see them.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Resolver } from '../../lib/guard/lookup.ts';
+import { LIGHTHOUSE_AUDITS, LIGHTHOUSE_LOCALES } from '../../lib/query/lighthouse-names.ts';
 import { LIGHTHOUSE_CATEGORIES } from '../../lib/query/options.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { q, startApp, type Service } from '../helpers/service.ts';
@@ -50,47 +51,69 @@ describe('insights.lighthouse', () => {
     await site.close();
   });
 
-  test('a JSON report (the Lighthouse result) with only the categories asked for, beside nothing else', async () => {
+  test('insights=true: the technologies and a JSON report (the Lighthouse result) of the categories asked for, less the audits skipped', async () => {
     const { status, body, headers } = await app.json(
-      q(`${site.url}/`, 'meta=false&insights.technologies=false&insights.lighthouse.onlyCategories=seo,accessibility'),
+      q(`${site.url}/`, 'meta=false&insights=true&insights.lighthouse.onlyCategories=seo,accessibility&insights.lighthouse.skipAudits=color-contrast'),
     );
     assert.equal(status, 200, JSON.stringify(body).slice(0, 500));
     const report = body.data.insights.lighthouse;
-    assert.deepEqual(Object.keys(body.data.insights), ['lighthouse']);
+    assert.deepEqual(Object.keys(body.data.insights), ['technologies', 'lighthouse']);
+    assert.ok(Array.isArray(body.data.insights.technologies));
     assert.match(report.lighthouseVersion, /^\d+\.\d+\.\d+$/);
     assert.equal(report.finalDisplayedUrl, `${site.url}/`);
     assert.equal(report.runtimeError, undefined, JSON.stringify(report.runtimeError));
     assert.deepEqual(Object.keys(report.categories).sort(), ['accessibility', 'seo']);
     assert.ok(report.categories.seo.score > 0.5, `seo score ${report.categories.seo.score}`);
     assert.equal(report.audits['document-title'].score, 1);
+    assert.equal(report.audits['image-alt'].id, 'image-alt');
+    assert.equal(report.audits['color-contrast'], undefined, 'a skipped audit is not in the report');
+    assert.deepEqual(report.configSettings.skipAudits, ['color-contrast']);
     // The default device is a desktop: the report says so, with the device's screen.
     assert.equal(report.configSettings.formFactor, 'desktop');
     assert.equal(report.configSettings.screenEmulation.width, 1280);
     assert.match(headers.get('server-timing') ?? '', /lighthouse;dur=/);
   });
 
-  test('output=html answers the self-contained HTML report; technologies come beside it unless turned off', async () => {
-    const { status, body } = await app.json(q(`${site.url}/`, 'meta=false&insights.lighthouse.output=html&insights.lighthouse.onlyCategories=seo'));
+  test('output=html answers the self-contained HTML report, alone when the technologies are turned off', async () => {
+    const { status, body } = await app.json(
+      q(`${site.url}/`, 'meta=false&insights.technologies=false&insights.lighthouse.output=html&insights.lighthouse.onlyCategories=seo'),
+    );
     assert.equal(status, 200, JSON.stringify(body).slice(0, 500));
     const report = body.data.insights.lighthouse;
+    assert.deepEqual(Object.keys(body.data.insights), ['lighthouse']);
     assert.equal(typeof report, 'string');
     assert.match(report.slice(0, 300), /<!doctype html>/i);
     assert.ok(report.includes('__LIGHTHOUSE_JSON__'), 'the report carries its result for the renderer');
-    assert.ok(Array.isArray(body.data.insights.technologies));
   });
 
-  test('invalid options are refused before any work, naming the option', async () => {
-    for (const [query, name] of [
-      ['insights.lighthouse.output=pdf', 'insights.lighthouse.output'],
-      ['insights.lighthouse.preset=watch', 'insights.lighthouse.preset'],
-      ['insights.lighthouse.onlyCategories=pwa', 'insights.lighthouse.onlyCategories'],
-      ['insights.lighthouse.budget=1', 'insights.lighthouse.budget'],
+  test('onlyAudits runs those audits alone, in the categories they belong to', async () => {
+    const { status, body } = await app.json(
+      q(`${site.url}/`, 'meta=false&insights.lighthouse=true&insights.technologies=false&insights.lighthouse.only_audits=document-title,meta-description'),
+    );
+    assert.equal(status, 200, JSON.stringify(body).slice(0, 500));
+    const report = body.data.insights.lighthouse;
+    assert.deepEqual(Object.keys(report.audits).sort(), ['document-title', 'meta-description']);
+    assert.deepEqual(Object.keys(report.categories).sort(), ['accessibility', 'seo']);
+    assert.equal(report.audits['meta-description'].score, 1);
+  });
+
+  test('invalid options, unknown keys and the Lighthouse settings Glance withholds are refused before any work, by name', async () => {
+    const before = site.hits.length;
+    for (const [query, name, code] of [
+      ['insights.lighthouse.output=pdf', 'insights.lighthouse.output', 'EINVALQUERY'],
+      ['insights.lighthouse.preset=watch', 'insights.lighthouse.preset', 'EINVALQUERY'],
+      ['insights.lighthouse.onlyCategories=pwa', 'insights.lighthouse.onlyCategories', 'EINVALQUERY'],
+      ['insights.lighthouse.onlyAudits=document-title,no-such-audit', 'insights.lighthouse.onlyAudits', 'EINVALQUERY'],
+      ['insights.lighthouse.budget=1', 'insights.lighthouse.budget', 'EINVALQUERY'],
+      ['insights&insights.lighthouse.hostname=127.0.0.1', 'insights.lighthouse.hostname', 'EUNSUPPORTED'],
+      ['insights.lighthouse.blankPage=http://127.0.0.1/', 'insights.lighthouse.blankPage', 'EUNSUPPORTED'],
     ] as const) {
       const { status, body } = await app.json(q(`${site.url}/`, query));
       assert.equal(status, 400, query);
-      assert.equal(body.code, 'EINVALQUERY');
+      assert.equal(body.code, code, query);
       assert.ok(body.message.includes(`\`${name}\``), body.message);
     }
+    assert.equal(site.hits.length, before, 'the page was never fetched');
   });
 
   test("the audit's requests go through the address guard: private addresses the page names are never reached", async () => {
@@ -117,7 +140,9 @@ describe('insights.lighthouse', () => {
     try {
       // The browser is running already, so the request's short budget is the report's alone.
       assert.equal((await app.json(q(`${site.url}/`, 'meta=false&screenshot'))).status, 200);
-      const { status, body } = await app.json(q(`${site.url}/hanging`, 'meta=false&insights.technologies=false&insights.lighthouse&timeout=5s'));
+      // insights=true runs a report too: a page too slow to audit in the budget is a clear ETIMEOUT, never a hang.
+      // (prerender=false: the page would otherwise be rendered for its technologies, and time out there first.)
+      const { status, body } = await app.json(q(`${site.url}/hanging`, 'meta=false&insights&prerender=false&timeout=5s'));
       assert.equal(status, 504, JSON.stringify(body).slice(0, 500));
       assert.equal(body.code, 'ETIMEOUT');
       assert.match(body.message, /Lighthouse/);
@@ -131,9 +156,19 @@ describe('insights.lighthouse', () => {
     }
   });
 
-  test('the categories Glance accepts are those of the Lighthouse it ships', async () => {
-    const { defaultConfig } = await import('lighthouse');
+  test('the categories, audits and locales Glance accepts are those of the Lighthouse it ships, in every preset', async () => {
+    const { defaultConfig, desktopConfig } = await import('lighthouse');
+    const { default: perfConfig } = await import('lighthouse/core/config/perf-config.js');
+    const { initializeConfig } = await import('lighthouse/core/config/config.js');
+    const { getAvailableLocales } = await import('lighthouse/shared/localization/format.js');
     assert.deepEqual([...LIGHTHOUSE_CATEGORIES].sort(), Object.keys(defaultConfig.categories ?? {}).sort());
+    const { resolvedConfig } = await initializeConfig('navigation', defaultConfig);
+    assert.deepEqual([...LIGHTHOUSE_AUDITS], (resolvedConfig.audits ?? []).map(({ implementation }) => implementation.meta.id).sort());
+    for (const preset of [desktopConfig, perfConfig]) {
+      assert.equal(preset.extends, 'lighthouse:default');
+      assert.equal(preset.audits, undefined, 'a preset adds no audits of its own');
+    }
+    assert.deepEqual(LIGHTHOUSE_LOCALES, getAvailableLocales());
   });
 
   test('a private target is refused before Lighthouse runs', async () => {

@@ -190,13 +190,18 @@ const ROWS: readonly Row[] = [
   {
     param: 'insights',
     verdict: 'works',
-    with: 'insights',
-    check: ({ body }) => assert.ok(body.data.insights.technologies.some((t: { name: string }) => t.name === 'WordPress')),
+    // Technologies and a report (kept to one audit to keep the test short).
+    with: 'insights&insights.lighthouse.onlyAudits=document-title',
+    context: 'meta=false',
+    check: ({ body }) => {
+      assert.ok(body.data.insights.technologies.some((t: { name: string }) => t.name === 'WordPress'));
+      assert.deepEqual(Object.keys(body.data.insights.lighthouse.audits), ['document-title']);
+    },
   },
   {
     param: 'insights.technologies',
     verdict: 'works',
-    with: 'insights.technologies=true',
+    with: 'insights.technologies=true&insights.lighthouse=false',
     check: ({ body }) => assert.ok(body.data.insights.technologies.some((t: { name: string }) => t.name === 'WordPress')),
   },
   {

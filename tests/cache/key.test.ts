@@ -100,7 +100,7 @@ describe('cacheKey', () => {
   test('a Lighthouse report and each of its options split the key; spellings of the same report share one', () => {
     const lh = `${URL_PARAM}&insights.lighthouse`;
     distinct([
-      `${URL_PARAM}&insights`,
+      `${URL_PARAM}&insights.lighthouse=false`,
       lh,
       `${lh}&insights.technologies=false`,
       `${lh}.output=html`,
@@ -108,8 +108,12 @@ describe('cacheKey', () => {
       `${lh}.preset=desktop`,
       `${lh}.onlyCategories=seo`,
       `${lh}.onlyCategories=seo,performance`,
+      `${lh}.onlyAudits=doctype`,
+      `${lh}.skipAudits=doctype`,
+      `${lh}.locale=de`,
     ]);
-    same([lh, `${lh}=true&insights.lighthouse.output=json`, `${URL_PARAM}&insights.lighthouse.output=JSON`]);
+    same([lh, `${URL_PARAM}&insights`, `${lh}=true&insights.lighthouse.output=json`, `${URL_PARAM}&insights.lighthouse.output=JSON`]);
+    same([`${lh}.locale=de`, `${lh}.locale=de-AT`]);
     same([`${lh}.onlyCategories=seo`, `${URL_PARAM}&insights.lighthouse.only_categories.0=seo`, `${lh}.onlyCategories=seo,seo`]);
   });
 

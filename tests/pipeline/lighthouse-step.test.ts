@@ -30,7 +30,7 @@ describe('the lighthouse step', () => {
 
   /** Runs the step for `output` with a pool whose report is `text`; answers `data.insights`. */
   async function answer(output: LighthouseOutput, text: string, existing?: object, filename?: string): Promise<Record<string, unknown>> {
-    const settings: LighthouseOptions = { output, preset: undefined, onlyCategories: undefined };
+    const settings: LighthouseOptions = { output, preset: undefined, settings: {} };
     const report: LighthouseReport = { output, text, result: { lighthouseVersion: 'test' } as LighthouseReport['result'] };
     const audits = { run: async () => report };
     const ctx = {
