@@ -43,9 +43,13 @@ function toApiRequest(req: IncomingMessage, target: string, queryAt: number): Ap
     rawQueryString: queryAt === -1 ? '' : target.slice(queryAt + 1),
     headers: flatHeaders(req.headers),
     requestId: randomUUID(),
+    clientAddress: req.socket.remoteAddress,
     receivedAt: Date.now(),
   };
 }
+
+/** Answers that carry no content, and so no Content-Length (RFC 9110 §8.6): a 304's would describe the body not sent. */
+const NO_CONTENT = new Set([204, 304]);
 
 /**
  * A large text body is written a piece at a time: turning a multi-megabyte answer into bytes and handing it to the
@@ -53,6 +57,7 @@ function toApiRequest(req: IncomingMessage, target: string, queryAt: number): Ap
  * answer in pieces (lib/text/pieces.ts) is never joined.
  */
 async function write(res: ServerResponse, { statusCode, headers, body, isBase64Encoded }: ApiResponse, headOnly: boolean): Promise<void> {
+  if (NO_CONTENT.has(statusCode)) return void res.writeHead(statusCode, headers).end();
   if (isBase64Encoded) return void end(res, statusCode, headers, Buffer.from(joined(body), 'base64'), headOnly);
   if (lengthOf(body) <= WRITE_PIECE) return void end(res, statusCode, headers, joined(body), headOnly);
   const pause = slices();

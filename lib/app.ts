@@ -29,7 +29,10 @@ import { PingCache } from './ping/index.ts';
 import { TIMEOUT, type Options } from './query/options.ts';
 import { preflight } from './http/cors.ts';
 import { accessRecord, type AccessRecord } from './http/access-log.ts';
-import { lowerCaseNames, withStandardHeaders } from './http/headers.ts';
+import { lowerCaseNames, varyOf, withStandardHeaders } from './http/headers.ts';
+import { clientAddress } from './http/client-address.ts';
+import { isCurrent, notModified, withEtag } from './http/etag.ts';
+import { clientOf, overLimit, RateLimiter, rateHeaders, type RateVerdict } from './http/rate-limit.ts';
 import { isForwardedHeader } from './http/forwarded-headers.ts';
 import { createRequestParser } from './http/parse-request.ts';
 import { createPlayground } from './http/playground/index.ts';
@@ -70,6 +73,8 @@ export interface AppDeps {
   /** Where CPU work over page content runs; by default `config.workers` worker threads (lib/work/). */
   work?: WorkPool;
   events?: AppEvents;
+  /** The clock the rate limit's windows are counted on; tests move it instead of waiting. */
+  now?: () => number;
 }
 
 /** `refresh`: a background refresh of a stale entry asked for by this service itself (regenerate, no key check). */
@@ -126,6 +131,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   const proxyDeps = { policy: config.policy, userAgent: config.userAgent, resolver: deps.resolver, cdnUrl: config.cdnUrl };
   const checkKey = createKeyCheck(config.apiKeys);
   const parse = createRequestParser();
+  const limiter = config.rateLimit && new RateLimiter(config.rateLimit, { now: deps.now });
   const playground = createPlayground({ keyed: checkKey !== undefined, plainHttp: config.lambda === undefined });
 
   /** The answer for a valid request: a failure carries its code, which decides whether it may be cached. */
@@ -135,10 +141,11 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       if (options.filter) envelope.data = pickPaths(envelope.data, options.filter);
       const headers: Record<string, string> = { 'x-fetch-mode': mode };
       if (loadMs !== undefined) headers['x-fetch-time'] = `${Math.round(loadMs)}ms`;
-      if (!options.embed) return { answer: await jsonInSlices(200, envelope, headers) };
+      // The etag is made here, once, and kept with the answer in the cache.
+      if (!options.embed) return { answer: await withEtag(await jsonInSlices(200, envelope, headers)) };
       const embedDeps = { ...proxyDeps, target: url, outbound, hop, maxBytes: config.embedProxyMaxBytes, budget, timings };
       const answer = await budget.race(embedAnswer(envelope, { ...options, embed: options.embed }, headers, embedDeps), timeUp(options.timeout));
-      return { answer };
+      return { answer: await withEtag(answer) };
     } catch (error) {
       if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, requestId);
       const answer = errorResponse(error, { requestId, docsUrl: config.docsUrl, target: options.url });
@@ -149,6 +156,23 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     }
   }
 
+  /**
+   * The key check, then the rate limit, which counts a valid key's requests together and any other by address. A
+   * wrong key is counted against its address before it is refused, so keys cannot be guessed at speed. `counted`
+   * gets the verdict even when it refuses (its headers go on the refusal).
+   */
+  async function admit(request: ApiRequest, arrival: Budget, counted: (verdict: RateVerdict) => void): Promise<void> {
+    const presented = request.headers['x-api-key'];
+    const refused = checkKey && (await arrival.race(checkKey(presented).then(() => undefined, (error: unknown) => error), timeUp(TIMEOUT.max)));
+    if (limiter) {
+      const validKey = checkKey && refused === undefined ? presented : undefined;
+      const verdict = limiter.take(clientOf(validKey, clientAddress(request.clientAddress, request.headers['x-forwarded-for'], config.trustProxyHops)));
+      counted(verdict);
+      if (!verdict.allowed) throw overLimit(verdict);
+    }
+    if (refused !== undefined) throw refused;
+  }
+
   async function handle(raw: ApiRequest, origin: Origin = 'caller'): Promise<ApiResponse> {
     if (raw.method === 'OPTIONS') return preflight();
     const headers = lowerCaseNames(raw.headers);
@@ -156,11 +180,16 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     const timings = new Timings();
     let target: string | undefined;
     let response: ApiResponse;
-    /** Every answer's last touches: timing headers, the access record, HEAD's empty body, the standard headers. */
+    let rate: RateVerdict | undefined;
+    // Other methods are refused whatever the request holds.
+    const vary = request.method === 'GET' || request.method === 'HEAD' ? varyOf(request.rawQueryString, checkKey !== undefined) : undefined;
+    /** Every answer's last touches: timing, vary and rate headers, the access record, HEAD's empty body, the standard headers. */
     const finish = (answer: ApiResponse, policy?: string): ApiResponse => {
       const total = Date.now() - request.receivedAt;
       answer.headers = {
         ...answer.headers,
+        ...(vary ? { vary } : {}),
+        ...(rate ? rateHeaders(rate) : {}),
         'x-request-id': request.requestId,
         'x-response-time': `${total}ms`,
         'server-timing': timings.header(total),
@@ -181,7 +210,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       // (a Lambda invocation's remaining time): the key check and the cache read are inside it too.
       const limit = request.deadline ?? Infinity;
       const arrival = Budget.until(Math.min(request.receivedAt + TIMEOUT.max, limit));
-      if (origin === 'caller' && checkKey) await arrival.race(checkKey(request.headers['x-api-key']), timeUp(TIMEOUT.max));
+      if (origin === 'caller') await admit(request, arrival, (verdict) => (rate = verdict));
       const { options, key: callerKey } = await parse(request.rawQueryString, request.headers);
       // A nested answer never pings a Glance: it must not be served to a caller, nor join a caller's flight (which may
       // be the very one waiting on it).
@@ -201,7 +230,10 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       if (origin === 'caller') deps.events?.answered?.({ cache: outcome.status, features: featuresOf(options) });
       // An answer shaped by x-api-header-* (a cookie, say) is not one an edge cache may share.
       const shared = !Object.keys(request.headers).some(isForwardedHeader);
-      response = { ...outcome.answer, headers: { ...outcome.answer.headers, ...cacheHeaders(outcome, { shared }) } };
+      // withEtag: entries stored before answers had etags get one here.
+      const answered = await withEtag(outcome.answer);
+      response = { ...answered, headers: { ...answered.headers, ...cacheHeaders(outcome, { shared }) } };
+      if (isCurrent(request.headers['if-none-match'], response.headers.etag)) response = notModified(response);
     } catch (error) {
       if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, request.requestId);
       response = errorResponse(error, { requestId: request.requestId, docsUrl: config.docsUrl, target });

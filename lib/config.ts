@@ -77,6 +77,18 @@ export interface Config {
   readonly env: Readonly<Env>;
   /** API keys: none means the API is open; `env` lists them, `ssm` names a SecureString parameter holding them. */
   readonly apiKeys: { readonly kind: 'none' } | { readonly kind: 'env'; readonly keys: readonly string[] } | { readonly kind: 'ssm'; readonly parameter: string };
+  /** GLANCE_RATE_LIMIT and GLANCE_RATE_LIMIT_WINDOW: the local service's optional per-client limit
+   *  (lib/http/rate-limit.ts); undefined, the default, is none. Deployed, the edge limits (stacks/rate-limit.ts). */
+  readonly rateLimit: RateLimitSettings | undefined;
+  /** GLANCE_TRUST_PROXY_HOPS: how many proxies of the operator's stand in front of the local service, whose
+   *  X-Forwarded-For entries the rate limit believes (lib/http/client-address.ts). 0, the default: none. */
+  readonly trustProxyHops: number;
+}
+
+export interface RateLimitSettings {
+  /** Requests one client may make per window. */
+  readonly limit: number;
+  readonly windowMs: number;
 }
 
 export interface AdblockSettings {
@@ -191,6 +203,22 @@ function apiKeys(env: Env): Config['apiKeys'] {
   return keys.length ? { kind: 'env', keys } : { kind: 'none' };
 }
 
+/**
+ * The local service's own limit: one process counts only what it serves, so in Lambda (an instance per request at
+ * a time) a count would mean nothing, and the setting is refused rather than ignored.
+ */
+function rateLimit(env: Env, inLambda: boolean): RateLimitSettings | undefined {
+  if (env.GLANCE_RATE_LIMIT === undefined || env.GLANCE_RATE_LIMIT === '') return undefined;
+  if (inLambda) throw new ConfigError('GLANCE_RATE_LIMIT is the local service\'s: deployed, use GLANCE_THROTTLE_RATE or GLANCE_WAF_RATE_LIMIT');
+  const limit = integer(env, 'GLANCE_RATE_LIMIT', 0, 1, 1_000_000_000);
+  const raw = env.GLANCE_RATE_LIMIT_WINDOW || '1m';
+  const windowMs = parseDuration(raw);
+  if (windowMs === undefined || windowMs < 1000 || windowMs > DEFAULT_RETENTION_MS) {
+    throw new ConfigError(`GLANCE_RATE_LIMIT_WINDOW must be a duration from 1s to 31d (e.g. 1m, 1h, 1d), got "${raw}"`);
+  }
+  return Object.freeze({ limit, windowMs });
+}
+
 /** A JSON array of strings: flags hold commas and spaces (`--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE …`). */
 function chromiumArgs(raw: string | undefined): readonly string[] {
   if (!raw) return [];
@@ -274,5 +302,7 @@ export function loadConfig(env: Env = process.env): Config {
     cache: cache(env, kept),
     env: Object.freeze({ ...env }),
     apiKeys: apiKeys(env),
+    rateLimit: rateLimit(env, Boolean(env.AWS_LAMBDA_FUNCTION_NAME)),
+    trustProxyHops: integer(env, 'GLANCE_TRUST_PROXY_HOPS', 0, 0, 16),
   });
 }

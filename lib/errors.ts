@@ -32,7 +32,8 @@ export const ERRORS = {
   ELOOP: 508,
   EMETHOD: 405,
   EAUTH: 401,
-  /** Over a rate limit or quota. Answered at the edge (stacks/rate-limit.ts), before the function runs. */
+  /** Over a rate limit: deployed, answered at the edge (stacks/rate-limit.ts) before the function runs; on the local
+   *  service, by its optional per-client limit (lib/http/rate-limit.ts). */
   ERATE: 429,
   EFATAL: 500,
 } as const;

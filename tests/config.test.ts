@@ -96,3 +96,20 @@ test('GLANCE_BROWSER_SPARE is on and GLANCE_BROWSER_AT_INIT off by default; each
   assert.equal(loadConfig({ ...lambda, GLANCE_CHROMIUM_MODE: 'multi' }).browserSpare, true);
   assert.equal(loadConfig({ GLANCE_CHROMIUM_MODE: 'single' }).browserSpare, false);
 });
+
+test('the local rate limit is off by default; GLANCE_RATE_LIMIT per GLANCE_RATE_LIMIT_WINDOW (1m by default); refused in Lambda', () => {
+  assert.equal(loadConfig({}).rateLimit, undefined);
+  assert.deepEqual(loadConfig({ GLANCE_RATE_LIMIT: '100' }).rateLimit, { limit: 100, windowMs: 60_000 });
+  assert.deepEqual(loadConfig({ GLANCE_RATE_LIMIT: '5000', GLANCE_RATE_LIMIT_WINDOW: '1d' }).rateLimit, { limit: 5000, windowMs: 86_400_000 });
+  for (const [name, value] of [['GLANCE_RATE_LIMIT', '0'], ['GLANCE_RATE_LIMIT', 'many'], ['GLANCE_RATE_LIMIT_WINDOW', '500ms'], ['GLANCE_RATE_LIMIT_WINDOW', 'soon'], ['GLANCE_RATE_LIMIT_WINDOW', '60d']]) {
+    const env = { GLANCE_RATE_LIMIT: '10', [name as string]: value as string };
+    assert.throws(() => loadConfig(env), (error: Error) => error instanceof ConfigError && error.message.includes(name as string), `${name}=${value}`);
+  }
+  assert.throws(() => loadConfig({ AWS_LAMBDA_FUNCTION_NAME: 'glance', GLANCE_RATE_LIMIT: '10' }), (error: Error) => error instanceof ConfigError && /GLANCE_WAF_RATE_LIMIT/.test(error.message));
+});
+
+test('GLANCE_TRUST_PROXY_HOPS: no forwarded address is believed by default', () => {
+  assert.equal(loadConfig({}).trustProxyHops, 0);
+  assert.equal(loadConfig({ GLANCE_TRUST_PROXY_HOPS: '1' }).trustProxyHops, 1);
+  assert.throws(() => loadConfig({ GLANCE_TRUST_PROXY_HOPS: '-1' }), (error: Error) => error instanceof ConfigError && /GLANCE_TRUST_PROXY_HOPS/.test(error.message));
+});

@@ -10,9 +10,15 @@ const EXPOSED_HEADERS = [
   'x-response-time',
   'x-cache-status',
   'x-cache-ttl',
+  'x-cache-expired-at',
   'x-fetch-mode',
   'x-fetch-time',
   'server-timing',
+  'etag',
+  'x-rate-limit-limit',
+  'x-rate-limit-remaining',
+  'x-rate-limit-reset',
+  'retry-after',
 ].join(', ');
 
 export const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({

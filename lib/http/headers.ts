@@ -20,9 +20,20 @@ export function lowerCaseNames(headers: Headers): Headers {
 }
 
 /**
+ * What an API answer depends on besides its address (RFC 9110 §12.5.5), for a cache that keeps it: the key where keys
+ * are required (a shared cache must not hand a keyed caller's answer to a caller without one), and at the bare
+ * address `Accept` (a browser's navigation gets the playground page there). Not `Origin`: CORS answers `*` to all.
+ * Not `Accept-Encoding`: Glance does not compress (CloudFront does, and says so itself).
+ */
+export function varyOf(rawQueryString: string, keyed: boolean): string | undefined {
+  const names = [...(rawQueryString === '' ? ['accept'] : []), ...(keyed ? ['x-api-key'] : [])];
+  return names.length ? names.join(', ') : undefined;
+}
+
+/**
  * Every answer, errors included, carries both sets (the preflight carries CORS alone: lib/http/cors.ts), the
- * player its framable variant. A page of Glance's own (the playground) brings its own `policy` for the API's Content-Security-Policy, which would
- * stop it from running at all.
+ * player its framable variant. A page of Glance's own (the playground) brings its own `policy` for the API's
+ * Content-Security-Policy, which would stop it from running at all.
  */
 export function withStandardHeaders(response: ApiResponse, policy?: string): ApiResponse {
   // The player (lib/embed/player.ts) is the one answer that may be framed: it says so by its own sandbox.

@@ -9,6 +9,8 @@ export interface ApiRequest {
   /** Header names in any case (the core lower-cases them); a repeated header joined into one value. */
   readonly headers: Readonly<Record<string, string | undefined>>;
   readonly requestId: string;
+  /** The peer's address as the transport saw it: the local service's socket, which its rate limit counts by. */
+  readonly clientAddress?: string;
   /** Epoch ms when the request arrived: the request's one budget starts here (and x-response-time). */
   readonly receivedAt: number;
   /** Epoch ms by which the transport needs the answer (a Lambda invocation's end less a reserve), if it has one. */

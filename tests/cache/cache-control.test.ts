@@ -20,8 +20,16 @@ describe('cacheHeaders', () => {
     assert.deepEqual(cacheHeaders(outcome({})), {
       'x-cache-status': 'MISS',
       'x-cache-ttl': String(DAY),
+      'x-cache-expired-at': '1d',
       'cache-control': 'public, max-age=0, s-maxage=86400',
     });
+  });
+
+  test('x-cache-expired-at: what is left of the lifetime, shorter as the stored answer ages', () => {
+    const left = (age: number) => cacheHeaders(outcome({ status: 'HIT', ttl: HOUR, age }))['x-cache-expired-at'];
+    assert.deepEqual([left(0), left(90_000), left(HOUR - 1500), left(HOUR - 250)], ['1h', '58m 30s', '1.5s', '250ms']);
+    const failure = cacheHeaders(outcome({ status: 'HIT', ttl: MINUTE, age: 15_000, answer: { statusCode: 502, headers: {}, body: '' } }));
+    assert.equal(failure['x-cache-expired-at'], '45s', 'a kept target failure says when it is forgotten');
   });
 
   test('a hit: the edge keeps it only for what is left of its ttl', () => {

@@ -15,7 +15,7 @@ const CORS = {
   'access-control-allow-headers': 'x-api-key, content-type',
   'access-control-allow-methods': 'GET, HEAD, OPTIONS',
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'x-request-id, x-response-time, x-cache-status, x-cache-ttl, x-fetch-mode, x-fetch-time, server-timing',
+  'access-control-expose-headers': 'x-request-id, x-response-time, x-cache-status, x-cache-ttl, x-cache-expired-at, x-fetch-mode, x-fetch-time, server-timing, etag, x-rate-limit-limit, x-rate-limit-remaining, x-rate-limit-reset, retry-after',
   'access-control-max-age': '86400',
 };
 
@@ -60,6 +60,7 @@ describe('CORS and security headers in the core', () => {
     assert.deepEqual(stable(response.headers), {
       'content-type': 'application/json; charset=utf-8',
       'cache-control': 'no-store',
+      vary: 'x-api-key',
       'x-request-id': 'req-1',
       ...CORS,
       ...SECURITY,

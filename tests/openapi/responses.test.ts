@@ -59,6 +59,8 @@ describe('real answers match docs/openapi.json', () => {
   let service: Service;
   /** API keys, a 2 kB page and embed.proxy limit and a storage folder that cannot be created: EAUTH, ETOOLARGE, EFATAL. */
   let strict: Service;
+  /** One request per hour and client: the local service's own ERATE. */
+  let limited: Service;
   let blocker: string;
   const pixel = png(8, 8);
   before(async () => {
@@ -90,9 +92,10 @@ describe('real answers match docs/openapi.json', () => {
         GLANCE_STORAGE_DIR: join(blocker, 'assets'),
       },
     });
+    limited = await startService({ env: { GLANCE_RATE_LIMIT: '1', GLANCE_RATE_LIMIT_WINDOW: '1h' } });
   });
   after(async () => {
-    await Promise.all([service.close(), strict.close()]);
+    await Promise.all([service.close(), strict.close(), limited.close()]);
     await site.close();
     await rm(join(blocker, '..'), { recursive: true, force: true });
   });
@@ -204,6 +207,14 @@ describe('real answers match docs/openapi.json', () => {
       assert.equal((await ask(service, 'ttl=1s', { method: 'HEAD' })).status, 400);
     });
 
+    test('304: GET and HEAD naming the answer\'s etag in If-None-Match', async () => {
+      const etag = (await ask(service, q(article()))).headers.get('etag') ?? '';
+      for (const method of ['GET', 'HEAD']) {
+        const answer = await ask(service, q(article()), { method, headers: { 'if-none-match': etag } });
+        assert.deepEqual([answer.status, answer.headers.get('etag')], [304, etag], method);
+      }
+    });
+
     test('OPTIONS: the CORS preflight', async () => {
       assert.equal((await ask(service, q(article()), { method: 'OPTIONS' })).status, 204);
     });
@@ -272,7 +283,14 @@ describe('real answers match docs/openapi.json', () => {
       await expectCode(service, q(article()), 508, 'ELOOP', { headers: { 'x-glance-hop': '2' } });
     });
 
-    test('429: the edge answers it (CloudFront, from the page stacks/rate-limit.ts renders), never the function', () => {
+    test('429: the local service over its own rate limit, with Microlink\'s headers', async () => {
+      await ask(limited, q(article(), 'ttl=1s'));
+      const refused = await ask(limited, q(article(), 'ttl=1s'));
+      assert.deepEqual([refused.status, refused.body.code, refused.headers.get('x-rate-limit-remaining')], [429, 'ERATE', '0']);
+      assert.match(refused.headers.get('retry-after') ?? '', /^\d+$/);
+    });
+
+    test('429: deployed, the edge answers it (CloudFront, from the page stacks/rate-limit.ts renders), never the function', () => {
       const headers = new Headers({ 'content-type': 'application/json; charset=utf-8', 'retry-after': '60' });
       assertConforms({ path: '/', method: 'GET', status: 429, headers, body: erateBody(DOCS_URL) });
     });

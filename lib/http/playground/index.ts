@@ -62,7 +62,7 @@ export function createPlayground(options: PlaygroundOptions): Playground {
     response: () => ({
       statusCode: 200,
       // Not kept by the edge: its cache key has no Accept, and the same address answers JSON to programs.
-      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', vary: 'accept' },
+      headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' },
       body,
     }),
     policy: contentSecurityPolicy(options),
