@@ -4,6 +4,7 @@
  * which vets it exactly as the fetcher does: `parseTarget` for the URL (IP literals, `localhost`), then
  * `guardedLookup` on the address actually connected to. A refused request fails inside the page (403 to
  * Chromium); the capture goes on. One proxy serves one browser context, so its refusals belong to one page.
+ * An http HTML document that declares no charset is labelled with the one the fetcher reads it in (charset.ts).
  *
  * No request interception is needed for other schemes: ws/wss travel as CONNECT tunnels through here, data:,
  * blob: and about: never touch the network, Chromium refuses file: and chrome: from web pages, and it no longer
@@ -17,6 +18,7 @@ import { guardedLookup, systemResolver, type Resolver } from '../guard/lookup.ts
 import { fetchFailure } from '../fetch/errors.ts';
 import { HOP_BY_HOP } from '../http/hop-by-hop.ts';
 import { parseTarget, type AddressPolicy } from '../guard/policy.ts';
+import { mayLackCharset, sniffCharset, withCharset } from './charset.ts';
 
 export interface ProxyOptions {
   policy: AddressPolicy;
@@ -83,6 +85,16 @@ const REFUSALS: Partial<Record<GlanceError['code'], readonly [number, string]>> 
 const statusOf = (error: GlanceError): readonly [number, string] => REFUSALS[error.code] ?? [502, 'Bad Gateway'];
 const statusLine = (error: GlanceError): string => statusOf(error).join(' ');
 
+/** Answers Chromium with `answer`, an undeclared HTML document labelled with the charset the fetcher reads it in. */
+async function relay(method: string | undefined, answer: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { held, charset } = mayLackCharset(method, answer) ? await sniffCharset(answer) : { held: [], charset: undefined };
+  if (res.destroyed) return;
+  res.writeHead(answer.statusCode ?? 502, answer.statusMessage, withCharset(endToEnd(answer.rawHeaders), charset));
+  for (const chunk of held) res.write(chunk);
+  if (answer.readableEnded) res.end();
+  else answer.pipe(res);
+}
+
 export async function startProxy({ policy, resolver = systemResolver, offline = false }: ProxyOptions): Promise<GuardedProxy> {
   const lookup = guardedLookup(policy, resolver);
   // Keep-alive to targets: a page's subresources from one host reuse one vetted connection.
@@ -132,9 +144,8 @@ export async function startProxy({ policy, resolver = systemResolver, offline = 
       headers: endToEnd(req.rawHeaders),
     });
     upstream.on('response', (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
-      answer.pipe(res);
       answer.on('error', () => res.destroy());
+      void relay(req.method, answer, res);
     });
     upstream.on('error', (error) => {
       const reason = unreachable(url, error);
