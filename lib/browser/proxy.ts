@@ -41,11 +41,13 @@ export interface GuardedProxy {
   readonly refused: readonly ProxyFailure[];
   /** Why the proxy failed the request for `url`, if it did (the latest failure for that address). */
   failureFor(url: URL): ProxyFailure | undefined;
+  /** The Content-Type the target sent for `url`, when the proxy gave it a charset (charset.ts). */
+  sentContentType(url: URL): string | undefined;
   /** Stops listening and cuts every connection, tunnels included. */
   close(): Promise<void>;
 }
 
-/** Bounds the memory a page that fires thousands of refused requests can make us hold. */
+/** Bounds the memory a page that fires thousands of refused (or labelled) requests can make us hold. */
 const MAX_LOGGED = 200;
 
 /**
@@ -85,10 +87,14 @@ const REFUSALS: Partial<Record<GlanceError['code'], readonly [number, string]>> 
 const statusOf = (error: GlanceError): readonly [number, string] => REFUSALS[error.code] ?? [502, 'Bad Gateway'];
 const statusLine = (error: GlanceError): string => statusOf(error).join(' ');
 
-/** Answers Chromium with `answer`, an undeclared HTML document labelled with the charset the fetcher reads it in. */
-async function relay(method: string | undefined, answer: IncomingMessage, res: ServerResponse): Promise<void> {
+/**
+ * Answers Chromium with `answer`, an undeclared HTML document labelled with the charset the fetcher reads it in;
+ * `labelled` is told the Content-Type it replaced.
+ */
+async function relay(method: string | undefined, answer: IncomingMessage, res: ServerResponse, labelled: (sent: string) => void): Promise<void> {
   const { held, charset } = mayLackCharset(method, answer) ? await sniffCharset(answer) : { held: [], charset: undefined };
   if (res.destroyed) return;
+  if (charset !== undefined) labelled(answer.headers['content-type']!);
   res.writeHead(answer.statusCode ?? 502, answer.statusMessage, withCharset(endToEnd(answer.rawHeaders), charset));
   for (const chunk of held) res.write(chunk);
   if (answer.readableEnded) res.end();
@@ -101,6 +107,7 @@ export async function startProxy({ policy, resolver = systemResolver, offline = 
   const agent = new Agent({ keepAlive: true });
   const refused: ProxyFailure[] = [];
   const failures = new Map<string, ProxyFailure>();
+  const sentTypes = new Map<string, string>();
   const tunnels = new Set<Duplex>();
 
   const record = (target: string, error: GlanceError): GlanceError => {
@@ -145,7 +152,9 @@ export async function startProxy({ policy, resolver = systemResolver, offline = 
     });
     upstream.on('response', (answer) => {
       answer.on('error', () => res.destroy());
-      void relay(req.method, answer, res);
+      void relay(req.method, answer, res, (sent) => {
+        if (sentTypes.size < MAX_LOGGED) sentTypes.set(failureKey(url), sent);
+      });
     });
     upstream.on('error', (error) => {
       const reason = unreachable(url, error);
@@ -198,6 +207,7 @@ export async function startProxy({ policy, resolver = systemResolver, offline = 
     url: `http://127.0.0.1:${port}`,
     refused,
     failureFor: (url) => failures.get(failureKey(url)),
+    sentContentType: (url) => sentTypes.get(failureKey(url)),
     close: () =>
       new Promise<void>((resolve) => {
         proxy.close(() => resolve());

@@ -97,5 +97,6 @@ describe('pages without a declared charset, through the browser', () => {
     assert.equal((await shot('/utf8')).title, TEXT);
     const { body } = await service.json(q(`${site.url}/utf8`, 'prerender=true&meta=false&data.text.selector=p'));
     assert.equal(body.data.text, TEXT);
+    assert.equal(body.headers['content-type'], 'text/html', 'the target\'s own header is reported, not the label');
   });
 });
