@@ -45,9 +45,9 @@ export interface Sniffed {
 }
 
 /**
- * Reads `answer` until SNIFF_BYTES of its decoded body, its end or SNIFF_WAIT_MS, then leaves it paused. A content
- * coding we cannot undo, or a corrupt one, is not sniffed further: the answer goes on as it came, or as its decoded
- * start says.
+ * Reads `answer` until SNIFF_BYTES of its decoded body, its end or SNIFF_WAIT_MS (once some came), then leaves it
+ * paused. A content coding we cannot undo, or a corrupt one, is not sniffed further: the answer goes on as it came,
+ * or as its decoded start says.
  */
 export function sniffCharset(answer: IncomingMessage): Promise<Sniffed> {
   const contentType = answer.headers['content-type'];
@@ -58,7 +58,7 @@ export function sniffCharset(answer: IncomingMessage): Promise<Sniffed> {
   if (chain.length > 1) pipeline(chain, () => undefined);
   const held: Buffer[] = [];
   const decoded: Buffer[] = [];
-  let [heldBytes, decodedBytes, done] = [0, 0, false];
+  let [heldBytes, decodedBytes, done, late] = [0, 0, false, false];
 
   return new Promise((resolve) => {
     const finish = (whole: boolean): void => {
@@ -68,7 +68,8 @@ export function sniffCharset(answer: IncomingMessage): Promise<Sniffed> {
       answer.off('data', hold).off('end', ended).off('error', stop).pause();
       output.off('data', decode).off('end', decodedAll);
       for (const stream of chain) stream.on('error', () => undefined).destroy();
-      resolve({ held, charset: undeclaredCharset(Buffer.concat(decoded).subarray(0, SNIFF_BYTES), contentType, whole) });
+      const head = Buffer.concat(decoded).subarray(0, SNIFF_BYTES);
+      resolve({ held, charset: head.length > 0 ? undeclaredCharset(head, contentType, whole) : undefined });
     };
     const hold = (chunk: Buffer): void => {
       held.push(chunk);
@@ -79,12 +80,13 @@ export function sniffCharset(answer: IncomingMessage): Promise<Sniffed> {
     const decode = (chunk: Buffer): void => {
       decoded.push(chunk);
       decodedBytes += chunk.length;
-      if (decodedBytes >= SNIFF_BYTES) finish(false);
+      if (decodedBytes >= SNIFF_BYTES || late) finish(false);
     };
     const decodedAll = (): void => finish(true);
     const ended = (): void => void input.end();
     const stop = (): void => finish(false);
-    const timer = setTimeout(stop, SNIFF_WAIT_MS);
+    // Nothing came yet: the choice waits for the first bytes, as the page's drawing would anyway.
+    const timer = setTimeout(() => (decodedBytes > 0 ? stop() : (late = true)), SNIFF_WAIT_MS);
     output.on('data', decode).once('end', decodedAll).once('error', stop);
     answer.on('data', hold).once('end', ended).once('error', stop);
   });

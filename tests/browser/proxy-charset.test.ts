@@ -52,6 +52,7 @@ describe('the proxy declares the charset of undeclared HTML', () => {
       '/xhtml': bytes(UTF8, { 'content-type': 'application/xhtml+xml' }),
       '/plain': bytes(UTF8, { 'content-type': 'text/plain' }),
       '/zstd': bytes(UTF8, { 'content-type': 'text/html', 'content-encoding': 'zstd' }),
+      '/corrupt': bytes(UTF8, { 'content-type': 'text/html', 'content-encoding': 'gzip' }),
       '/stalls': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).write(UTF8),
     });
     proxy = await startProxy({ policy: AddressPolicy.fromSetting('127.0.0.1') });
@@ -76,7 +77,7 @@ describe('the proxy declares the charset of undeclared HTML', () => {
     assert.equal((await viaProxy(proxy, `${site.url}/utf8`)).headers['content-type'], 'text/html;charset=utf-8');
   });
 
-  test('a declared page, XHTML, text, a coding it cannot undo and HEAD keep their Content-Type', async () => {
+  test('a declared page, XHTML, text, a coding it cannot undo or a corrupt one, and HEAD keep their Content-Type', async () => {
     for (const [path, type, method] of [
       ['/declared', 'text/html; charset=windows-1252', 'GET'],
       ['/meta', 'text/html', 'GET'],
@@ -84,10 +85,12 @@ describe('the proxy declares the charset of undeclared HTML', () => {
       ['/xhtml', 'application/xhtml+xml', 'GET'],
       ['/plain', 'text/plain', 'GET'],
       ['/zstd', 'text/html', 'GET'],
+      ['/corrupt', 'text/html', 'GET'],
       ['/utf8', 'text/html', 'HEAD'],
     ] as const) {
       assert.equal((await viaProxy(proxy, `${site.url}${path}`, method)).headers['content-type'], type, `${method} ${path}`);
     }
+    assert.ok((await viaProxy(proxy, `${site.url}/corrupt`)).body.equals(UTF8), 'a body that does not decode passes as it came');
   });
 
   test('a page that stalls before the sniffed head ends is still passed on, labelled by what came', async () => {
