@@ -18,8 +18,11 @@ import { headerEncoding, SNIFF_BYTES, undeclaredCharset } from '../fetch/charset
 
 /** How long a document's first bytes are waited for; past it the choice is made on what came (a slow stream). */
 const SNIFF_WAIT_MS = 500;
-/** Coded bytes held while SNIFF_BYTES of decoded ones are awaited: a stream that decodes to little is let go. */
-const MAX_HELD_BYTES = 4 * SNIFF_BYTES;
+/**
+ * Coded bytes held while SNIFF_BYTES of decoded ones are awaited: a stream that decodes to little is let go. With
+ * Chromium's 32 connections to a proxy, a page makes the proxy hold a few MB at most.
+ */
+const MAX_HELD_BYTES = 2 * SNIFF_BYTES;
 
 /** `text/html` answered with a body and no charset a browser would use in its Content-Type. */
 export function mayLackCharset(method: string | undefined, answer: IncomingMessage): boolean {
