@@ -8,7 +8,8 @@
  * the same answer may be a page's fetch() or XHR, and labelling it would change what the page's scripts read.
  *
  * The bytes pass unchanged, so Content-Length and the content coding still hold. Only the body's first SNIFF_BYTES
- * (decoded) are held, and no longer than SNIFF_WAIT_MS, so a page that streams is still drawn as it streams.
+ * (decoded) are held, and no longer than SNIFF_WAIT_MS once some came, so a page that streams is still drawn as it
+ * streams. Plain http only: an https document crosses the proxy inside its TLS tunnel, unread (proxy.ts).
  */
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, pipeline, type Transform } from 'node:stream';
