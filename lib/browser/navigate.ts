@@ -109,5 +109,9 @@ function describe(response: HTTPResponse | undefined, pageUrl: string, open: Ope
   if (redirects.length > MAX_REDIRECTS) {
     throw new GlanceError('EMAXREDIRECTS', `The target redirected more than ${MAX_REDIRECTS} times; the last hop was to ${finalUrl}.`);
   }
-  return { url: finalUrl, statusCode: response.status(), headers: headersOf(response), redirects };
+  const headers = headersOf(response);
+  // The target's headers, not the charset the proxy gave an undeclared page (charset.ts).
+  const sent = finalUrl.startsWith('http:') ? open.proxy.sentContentType(new URL(finalUrl)) : undefined;
+  if (sent !== undefined) headers['content-type'] = sent;
+  return { url: finalUrl, statusCode: response.status(), headers, redirects };
 }

@@ -4,6 +4,7 @@
  * which vets it exactly as the fetcher does: `parseTarget` for the URL (IP literals, `localhost`), then
  * `guardedLookup` on the address actually connected to. A refused request fails inside the page (403 to
  * Chromium); the capture goes on. One proxy serves one browser context, so its refusals belong to one page.
+ * An http HTML document that declares no charset is labelled with the one the fetcher reads it in (charset.ts).
  *
  * No request interception is needed for other schemes: ws/wss travel as CONNECT tunnels through here, data:,
  * blob: and about: never touch the network, Chromium refuses file: and chrome: from web pages, and it no longer
@@ -17,6 +18,7 @@ import { guardedLookup, systemResolver, type Resolver } from '../guard/lookup.ts
 import { fetchFailure } from '../fetch/errors.ts';
 import { HOP_BY_HOP } from '../http/hop-by-hop.ts';
 import { parseTarget, type AddressPolicy } from '../guard/policy.ts';
+import { mayLackCharset, sniffCharset, withCharset } from './charset.ts';
 
 export interface ProxyOptions {
   policy: AddressPolicy;
@@ -39,11 +41,13 @@ export interface GuardedProxy {
   readonly refused: readonly ProxyFailure[];
   /** Why the proxy failed the request for `url`, if it did (the latest failure for that address). */
   failureFor(url: URL): ProxyFailure | undefined;
+  /** The Content-Type the target sent for `url`, when the proxy gave it a charset (charset.ts). */
+  sentContentType(url: URL): string | undefined;
   /** Stops listening and cuts every connection, tunnels included. */
   close(): Promise<void>;
 }
 
-/** Bounds the memory a page that fires thousands of refused requests can make us hold. */
+/** Bounds the memory a page that fires thousands of refused (or labelled) requests can make us hold. */
 const MAX_LOGGED = 200;
 
 /**
@@ -83,12 +87,27 @@ const REFUSALS: Partial<Record<GlanceError['code'], readonly [number, string]>> 
 const statusOf = (error: GlanceError): readonly [number, string] => REFUSALS[error.code] ?? [502, 'Bad Gateway'];
 const statusLine = (error: GlanceError): string => statusOf(error).join(' ');
 
+/**
+ * Answers Chromium with `answer`, an undeclared HTML document labelled with the charset the fetcher reads it in;
+ * `labelled` is told the Content-Type it replaced.
+ */
+async function relay(method: string | undefined, answer: IncomingMessage, res: ServerResponse, labelled: (sent: string) => void): Promise<void> {
+  const { held, charset } = mayLackCharset(method, answer) ? await sniffCharset(answer) : { held: [], charset: undefined };
+  if (res.destroyed) return;
+  if (charset !== undefined) labelled(answer.headers['content-type']!);
+  res.writeHead(answer.statusCode ?? 502, answer.statusMessage, withCharset(endToEnd(answer.rawHeaders), charset));
+  for (const chunk of held) res.write(chunk);
+  if (answer.readableEnded) res.end();
+  else answer.pipe(res);
+}
+
 export async function startProxy({ policy, resolver = systemResolver, offline = false }: ProxyOptions): Promise<GuardedProxy> {
   const lookup = guardedLookup(policy, resolver);
   // Keep-alive to targets: a page's subresources from one host reuse one vetted connection.
   const agent = new Agent({ keepAlive: true });
   const refused: ProxyFailure[] = [];
   const failures = new Map<string, ProxyFailure>();
+  const sentTypes = new Map<string, string>();
   const tunnels = new Set<Duplex>();
 
   const record = (target: string, error: GlanceError): GlanceError => {
@@ -132,9 +151,10 @@ export async function startProxy({ policy, resolver = systemResolver, offline = 
       headers: endToEnd(req.rawHeaders),
     });
     upstream.on('response', (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, endToEnd(answer.rawHeaders));
-      answer.pipe(res);
       answer.on('error', () => res.destroy());
+      void relay(req.method, answer, res, (sent) => {
+        if (sentTypes.size < MAX_LOGGED) sentTypes.set(failureKey(url), sent);
+      });
     });
     upstream.on('error', (error) => {
       const reason = unreachable(url, error);
@@ -187,6 +207,7 @@ export async function startProxy({ policy, resolver = systemResolver, offline = 
     url: `http://127.0.0.1:${port}`,
     refused,
     failureFor: (url) => failures.get(failureKey(url)),
+    sentContentType: (url) => sentTypes.get(failureKey(url)),
     close: () =>
       new Promise<void>((resolve) => {
         proxy.close(() => resolve());

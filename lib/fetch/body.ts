@@ -53,19 +53,27 @@ const DECODERS: Record<string, () => Transform> = {
 const MAX_ENCODINGS = 5;
 
 /** Content codings in the order they must be undone (the header lists them in the order they were applied). */
-function codings(contentEncoding: string | undefined, url: URL): string[] {
+function supportedCodings(contentEncoding: string | undefined): string[] | undefined {
   const listed = (contentEncoding ?? '')
     .split(',')
     .map((coding) => coding.trim().toLowerCase())
     .filter((coding) => coding !== '' && coding !== 'identity');
   const unsupported = listed.find((coding) => !(coding in DECODERS));
-  if (unsupported !== undefined || listed.length > MAX_ENCODINGS) {
-    throw new GlanceError(
-      'EFETCH',
-      `Could not fetch ${url.href}: the response uses an unsupported content encoding (${contentEncoding}).`,
-    );
-  }
-  return listed.reverse();
+  return unsupported !== undefined || listed.length > MAX_ENCODINGS ? undefined : listed.reverse();
+}
+
+function codings(contentEncoding: string | undefined, url: URL): string[] {
+  const order = supportedCodings(contentEncoding);
+  if (order) return order;
+  throw new GlanceError(
+    'EFETCH',
+    `Could not fetch ${url.href}: the response uses an unsupported content encoding (${contentEncoding}).`,
+  );
+}
+
+/** The streams that undo `contentEncoding`, first to last; undefined when a coding is not one we decode. */
+export function contentDecoders(contentEncoding: string | undefined): Transform[] | undefined {
+  return supportedCodings(contentEncoding)?.map((coding) => DECODERS[coding]!());
 }
 
 export interface BodyOptions {

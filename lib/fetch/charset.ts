@@ -34,7 +34,7 @@ function bomEncoding(body: Buffer): string | undefined {
 }
 
 /** Node's MIMEType parses as the WHATWG MIME Sniffing standard does, and throws where it says "failure". */
-function headerEncoding(contentType: string | undefined): string | undefined {
+export function headerEncoding(contentType: string | undefined): string | undefined {
   if (!contentType) return undefined;
   try {
     return encodingFor(new MIMEType(contentType).params.get('charset') ?? undefined);
@@ -93,12 +93,41 @@ function guessedEncoding(head: Buffer): string {
   return FALLBACK;
 }
 
+/** Valid UTF-8 as far as `bytes` go: a head may end inside a character the rest of the body completes. */
+function validUtf8SoFar(bytes: Buffer, whole: boolean): boolean {
+  if (whole) return isUtf8(bytes);
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes, { stream: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * Decodes an HTML (or text) body the way browsers do, but better at guessing: an undeclared body that is valid
- * UTF-8 is UTF-8 (legacy text almost never is), else chardet's guess.
+ * Better than browsers at guessing an undeclared body: valid UTF-8 is UTF-8 (legacy text almost never is), else
+ * chardet's guess. `head` is the body's start, or all of it when `whole`.
  */
+const undeclaredEncoding = (head: Buffer, whole: boolean): string =>
+  validUtf8SoFar(head, whole) && mayBeUtf8(head) ? 'utf-8' : guessedEncoding(head);
+
+/** How many first bytes of a body the choice of its encoding looks at, at most (a <meta> prescan, chardet's sample). */
+export const SNIFF_BYTES = DETECTION_SAMPLE_BYTES;
+
+/**
+ * The encoding decodeHtml would choose for a body that declares none (no BOM, no usable charset in `contentType`,
+ * no <meta>), from its first bytes alone (up to SNIFF_BYTES; `whole` when they are the entire body); undefined when
+ * the body declares one, which browsers honour. Told to a browser, it makes the browser read the body as the fetch
+ * path does (issue 25: Chromium never guesses UTF-8 for an http(s) page). One case only can differ: a body valid
+ * UTF-8 for SNIFF_BYTES and not after, which the fetcher, seeing it all, reads by chardet's guess instead.
+ */
+export function undeclaredCharset(head: Buffer, contentType: string | undefined, whole: boolean): string | undefined {
+  return declaredEncoding(head, contentType) ? undefined : undeclaredEncoding(head, whole);
+}
+
+/** Decodes an HTML (or text) body the way browsers do, but better at guessing (undeclaredEncoding). */
 export function decodeHtml(body: Buffer, contentType: string | undefined): { text: string; charset: string } {
-  const charset = declaredEncoding(body, contentType) ?? (isUtf8(body) && mayBeUtf8(body) ? 'utf-8' : guessedEncoding(body));
+  const charset = declaredEncoding(body, contentType) ?? undeclaredEncoding(body, true);
   // The decoder drops a BOM that matches its encoding; a BOM always wins above, so it always matches.
   return { text: new TextDecoder(charset).decode(body), charset };
 }

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import iconv from 'iconv-lite';
-import { decodeBody, decodeHtml } from '../../lib/fetch/charset.ts';
+import { decodeBody, decodeHtml, undeclaredCharset } from '../../lib/fetch/charset.ts';
 
 /**
  * Real-sized prose per encoding: detection is statistical and needs a paragraph, as real pages have. `label` is
@@ -207,4 +207,30 @@ describe('a body decoded as it was read, in pieces', () => {
       assert.equal(text.join(''), body.toString());
     });
   }
+});
+
+describe('undeclaredCharset: what a browser is told, from the head alone', () => {
+  const text = 'Grüße aus Köln — “quoted”';
+
+  test('for a whole body, the charset decodeHtml chooses, for each encoding detection tells apart', () => {
+    for (const { encoding, text: prose } of CASES) {
+      const body = iconv.encode(page(prose), encoding);
+      assert.equal(undeclaredCharset(body, 'text/html', true), decodeHtml(body, 'text/html').charset, encoding);
+    }
+  });
+
+  test('a head cut inside a character is still UTF-8; a whole body that ends so is not', () => {
+    const body = Buffer.from(page(text));
+    const cut = body.subarray(0, body.indexOf(Buffer.from('ü')) + 1);
+    assert.equal(undeclaredCharset(cut, 'text/html', false), 'utf-8');
+    assert.notEqual(undeclaredCharset(cut, 'text/html', true), 'utf-8');
+  });
+
+  test('nothing to tell when the header, a BOM or a <meta> declares one', () => {
+    const body = Buffer.from(page(text));
+    assert.equal(undeclaredCharset(body, 'text/html; charset=utf-8', true), undefined);
+    assert.equal(undeclaredCharset(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]), 'text/html', true), undefined);
+    assert.equal(undeclaredCharset(Buffer.from(page(text, '<meta charset="utf-8">')), undefined, true), undefined);
+    assert.equal(undeclaredCharset(body, 'text/html; charset=no-such', true), 'utf-8', 'an unknown label declares nothing');
+  });
 });
