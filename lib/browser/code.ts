@@ -1,9 +1,10 @@
 /**
  * `screenshot.codeScheme`: a target that answers JSON, plain text or source is captured as that content,
- * pretty-printed and syntax-highlighted with a Prism theme (Microlink's identifiers, default `atom-dark`: the
- * automad-prism-themes file Microlink draws), instead of Chromium's raw text view. Prism (prismjs, maintained, MIT) highlights: the themes are written for its
- * token classes, so each one looks as its authors drew it. The document is drawn in the capture's own page with
- * the theme inlined and a CSP that allows nothing but that inline style: no network, no script.
+ * pretty-printed and syntax-highlighted with a Prism theme (Microlink's identifiers, default `atom-dark`, drawn from
+ * the automad-prism-themes file Microlink draws), instead of Chromium's raw text view. Prism (prismjs, maintained,
+ * MIT) highlights: the themes are written for its token classes, so each one looks as its authors drew it. The
+ * document is drawn in the capture's own page with the theme inlined and a CSP that allows nothing but that inline
+ * style: no network, no script.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
