@@ -1,13 +1,19 @@
 /**
  * `screenshot.codeScheme`: a target that answers JSON, plain text or source is captured as that content,
- * pretty-printed and syntax-highlighted with a prism-themes theme (Microlink's identifiers, default `atom-dark`),
- * instead of Chromium's raw text view. Prism (prismjs, maintained, MIT) highlights: the themes are written for its
- * token classes, so each one looks as its authors drew it. The document is drawn in the capture's own page with
- * the theme inlined and a CSP that allows nothing but that inline style: no network, no script.
+ * pretty-printed and syntax-highlighted with a Prism theme (Microlink's identifiers, default `atom-dark`, drawn from
+ * the automad-prism-themes file Microlink draws), instead of Chromium's raw text view. Prism (prismjs, maintained,
+ * MIT) highlights: the themes are written for its token classes, so each one looks as its authors drew it. The
+ * document is drawn in the capture's own page with the theme inlined and a CSP that allows nothing but that inline
+ * style: no network, no script.
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { CodeScheme } from '../query/options.ts';
+import {
+  AUTOMAD_COMBOS,
+  AUTOMAD_THEMES,
+  PRISM_THEMES,
+  type CodeScheme,
+} from '../query/code-scheme.ts';
 import type { OpenPage } from './page.ts';
 import type { Budget } from '../time/budget.ts';
 
@@ -30,17 +36,29 @@ export function codeLanguage(contentType: string | undefined): string | undefine
   return LANGUAGES.find(([pattern]) => pattern.test(essence))?.[1];
 }
 
-async function themeCss(scheme: CodeScheme): Promise<string> {
-  // Prism's own themes live in prismjs, the others in prism-themes; both name files prism-<id>.min.css.
-  const file = scheme === 'prism' ? 'prism.min.css' : `prism-${scheme}.min.css`;
-  for (const path of [`prism-themes/themes/${file}`, `prismjs/themes/${file}`]) {
-    try {
-      return await readFile(require.resolve(path), 'utf8');
-    } catch {
-      // Not in this package: the other one has it.
-    }
+const among = (ids: readonly string[], scheme: CodeScheme): boolean => ids.includes(scheme);
+
+/** The stylesheet a scheme names; automad-prism-themes' wins where it has the id, as in Microlink's resolver. */
+function themeModule(scheme: CodeScheme): string {
+  if (among(AUTOMAD_THEMES, scheme)) return `automad-prism-themes/dist/prism-${scheme}.css`;
+  if (among(AUTOMAD_COMBOS, scheme)) return `automad-prism-themes/dist/prism-${scheme}.light-dark.css`;
+  if (scheme.endsWith('.light-dark')) return `automad-prism-themes/dist/prism-${scheme}.css`;
+  if (among(PRISM_THEMES, scheme)) return `prism-themes/themes/prism-${scheme}.min.css`;
+  return `prismjs/themes/${scheme === 'prism' ? 'prism' : `prism-${scheme}`}.min.css`;
+}
+
+/** Each theme read once per process: a few kilobytes each, a bounded set of ids. */
+const THEMES = new Map<CodeScheme, Promise<string>>();
+
+function themeCss(scheme: CodeScheme): Promise<string> {
+  let css = THEMES.get(scheme);
+  if (!css) {
+    css = readFile(require.resolve(themeModule(scheme)), 'utf8');
+    THEMES.set(scheme, css);
+    // A failed read (a broken install) is not kept: the next request tries again.
+    css.catch(() => THEMES.delete(scheme));
   }
-  throw new Error(`No CSS for the code scheme ${scheme}.`);
+  return css;
 }
 
 const escapeHtml = (text: string): string => text.replace(/[&<>]/g, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;'));
@@ -68,11 +86,13 @@ async function highlight(code: string, language: string): Promise<string> {
 
 export async function codeDocument(text: string, language: string, scheme: CodeScheme): Promise<string> {
   const [css, body] = await Promise.all([themeCss(scheme), highlight(pretty(text, language), language)]);
-  // The <pre> fills the viewport so the whole capture is the theme's background, not just the code's box.
+  // The <pre> fills the viewport so the whole capture is the theme's background, not just the code's box. A combo
+  // theme (`github`) draws its light variant: its dark one needs a dark class on an ancestor, which Microlink's page
+  // does not set either. No border: automad's themes frame the <pre>, which Microlink's reset removes.
   return `<!doctype html><html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
 <style>${css}</style>
-<style>html,body{margin:0;padding:0;min-height:100%}pre[class*=language-]{margin:0;border-radius:0;min-height:100vh;box-sizing:border-box;overflow:visible}</style>
+<style>html,body{margin:0;padding:0;min-height:100%}pre[class*=language-]{margin:0;border:0;border-radius:0;min-height:100vh;box-sizing:border-box;overflow:visible}</style>
 </head><body><pre class="language-${language}"><code class="language-${language}">${body}</code></pre></body></html>`;
 }
 

@@ -1,50 +1,73 @@
 /**
- * `screenshot.codeScheme`: a bundled theme (CODE_SCHEMES, prism-themes and Prism's own), or one of the identifiers
- * Microlink documents (https://microlink.io/docs/api/parameters/screenshot/codeScheme, automad-prism-themes'
- * names). Most of those are prism-themes' own names; a few are the same theme under another name, and a combo
- * theme (`gruvbox`) draws its light variant, as Microlink's does on a page without a dark class. Documented
- * identifiers with no bundled theme are refused by name: drawing another theme instead would be a silent swap.
+ * `screenshot.codeScheme`: the theme a text answer is highlighted with, by the identifiers Microlink documents
+ * (https://microlink.io/docs/api/parameters/screenshot/codeScheme): automad-prism-themes' names, then prism-themes'
+ * for the themes automad lacks, as Microlink's own resolver orders them (microlinkhq/browserless,
+ * packages/screenshot/src/pretty/theme.js), then Prism's own themes, which Glance offered before. A stylesheet URL
+ * is refused by name: Glance fetches no theme.
  */
 import { GlanceError } from '../errors.ts';
-import { CODE_SCHEMES, type CodeScheme } from './options.ts';
 import { oneOf, scalar, type Found } from './read.ts';
 
-/** Microlink's identifiers that name a bundled theme differently. */
-export const CODE_SCHEME_ALIASES: Readonly<Record<string, CodeScheme>> = {
-  // prism-themes' one-dark / one-light are ports of Atom's One themes.
-  'atom-one-dark': 'one-dark',
-  'atom-one-light': 'one-light',
-  'atom-one': 'one-light',
-  coldark: 'coldark-cold',
-  gruvbox: 'gruvbox-light',
-  // prism-themes' GitHub theme, GitHub's light syntax colours.
-  github: 'ghcolors',
-  'github-light': 'ghcolors',
-};
+/** automad-prism-themes' single themes, `dist/prism-<id>.css`. */
+export const AUTOMAD_THEMES = [
+  'atom-dark', 'atom-one-dark', 'atom-one-light', 'aura-dark', 'automad-dark', 'automad-light', 'ayu-dark',
+  'ayu-light', 'ayu-mirage', 'base', 'bearded-arc-blueberry', 'bearded-vivid-light', 'boola-dark', 'boola-light',
+  'catppuccin-frappe', 'catppuccin-latte', 'catppuccin-macchiato', 'catppuccin-mocha', 'coldark-cold',
+  'coldark-dark', 'dark-frost', 'dark-space', 'dracula', 'duotone-dark', 'duotone-earth', 'duotone-forest',
+  'duotone-light', 'duotone-sea', 'duotone-space', 'github-dark', 'github-light', 'gruvbox-dark', 'gruvbox-light',
+  'laserwave', 'night-owl-light', 'night-owl', 'nightfall', 'nord', 'panda', 'poimandres', 'rose-pine-dawn',
+  'rose-pine', 'sakura-sun', 'sea-shells-dark', 'serendipity-midnight', 'serendipity-morning', 'serendipity-sunset',
+  'shades-of-purple', 'solarized-dark-atom', 'synthwave84', 'tailwind-ice', 'tailwind-moon-blue',
+  'tokyo-night-light', 'tokyo-night-storm', 'tokyo-night', 'verdandi-alter', 'verdandi', 'violet-dream',
+  'vsc-dark-plus'
+] as const;
 
-/** Microlink's identifiers (automad-prism-themes, singles and combos) that no bundled theme draws. */
-export const CODE_SCHEMES_NOT_BUNDLED: readonly string[] = [
-  'aura-dark', 'automad', 'automad-dark', 'automad-light', 'ayu', 'ayu-dark', 'ayu-light', 'ayu-mirage',
-  'bearded-arc-blueberry', 'bearded-vivid-light', 'boola', 'boola-dark', 'boola-light', 'catppuccin-frappe',
-  'catppuccin-latte', 'catppuccin-macchiato', 'catppuccin-mocha', 'dark-frost', 'dark-space', 'github-dark',
-  'laserwave', 'night-owl-light', 'nightfall', 'panda', 'poimandres', 'rose-pine', 'rose-pine-dawn', 'sakura-sun',
-  'sea-shells-dark', 'serendipity-midnight', 'serendipity-morning', 'serendipity-sunset', 'tailwind-ice',
-  'tailwind-moon-blue', 'tokyo-night', 'tokyo-night-light', 'tokyo-night-storm', 'verdandi', 'verdandi-alter',
-  'violet-dream',
-];
+/**
+ * automad-prism-themes' light/dark combos, `dist/prism-<name>.light-dark.css`: by that file's id
+ * (`github.light-dark`, as Microlink's resolver names it), and by the name alone (`github`, as Microlink's docs
+ * do) where no single theme has that name.
+ */
+export const AUTOMAD_COMBOS = [
+  'atom-one', 'automad', 'ayu', 'ayu-mirage', 'bearded-arc-blueberry', 'boola', 'catppuccin-frappe',
+  'catppuccin-macchiato', 'catppuccin-mocha', 'coldark', 'github', 'gruvbox', 'night-owl', 'rose-pine',
+  'serendipity-midnight', 'serendipity-sunset', 'tailwind-moon-blue', 'tokyo-night', 'tokyo-night-storm', 'verdandi'
+] as const;
 
-const unsupported = (found: Found, why: string): GlanceError =>
-  new GlanceError('EUNSUPPORTED', `The \`${found.name}\` parameter is not offered by Glance for this value: ${why}.`, {
-    data: { [found.name]: 'not offered' },
-  });
+/** prism-themes' themes that automad-prism-themes does not ship (`themes/prism-<id>.min.css`). */
+export const PRISM_THEMES = [
+  'a11y-dark', 'base16-ateliersulphurpool.light', 'cb', 'coy-without-shadows', 'darcula', 'ghcolors', 'holi-theme',
+  'hopscotch', 'lucario', 'material-dark', 'material-light', 'material-oceanic', 'one-dark', 'one-light',
+  'pojoaque', 'vs', 'xonokai', 'z-touch'
+] as const;
+
+/** Prism's own themes (prismjs, `themes/prism-<id>.min.css`; `prism` is `prism.min.css`). */
+export const PRISMJS_THEMES = ['prism', 'coy', 'dark', 'funky', 'okaidia', 'solarizedlight', 'tomorrow', 'twilight'] as const;
+
+type Combo = (typeof AUTOMAD_COMBOS)[number];
+export type CodeScheme =
+  | (typeof AUTOMAD_THEMES)[number]
+  | Combo
+  | `${Combo}.light-dark`
+  | (typeof PRISM_THEMES)[number]
+  | (typeof PRISMJS_THEMES)[number];
+
+export const CODE_SCHEMES: readonly CodeScheme[] = [
+  ...new Set<CodeScheme>([
+    ...AUTOMAD_THEMES,
+    ...AUTOMAD_COMBOS,
+    ...AUTOMAD_COMBOS.map((name) => `${name}.light-dark` as const),
+    ...PRISM_THEMES,
+    ...PRISMJS_THEMES,
+  ]),
+].sort();
 
 export function readCodeScheme(found: Found): CodeScheme {
-  const given = scalar(found).trim().toLowerCase();
-  if (/^https?:\/\//.test(given)) {
-    throw unsupported(found, 'Glance does not fetch a theme stylesheet from a URL; give the name of a bundled theme, such as dracula');
+  if (/^https?:\/\//i.test(scalar(found).trim())) {
+    throw new GlanceError(
+      'EUNSUPPORTED',
+      `The \`${found.name}\` parameter is not offered by Glance for this value: Glance does not fetch a theme stylesheet from a URL; give the name of a theme, such as dracula.`,
+      { data: { [found.name]: 'not offered' } },
+    );
   }
-  if (CODE_SCHEMES_NOT_BUNDLED.includes(given)) {
-    throw unsupported(found, `the theme \`${given}\` is not bundled with Glance; the bundled themes are ${CODE_SCHEMES.join(', ')}`);
-  }
-  return oneOf(found, CODE_SCHEMES, CODE_SCHEME_ALIASES);
+  return oneOf(found, CODE_SCHEMES);
 }

@@ -4,6 +4,7 @@
  * frozen.
  */
 import type { MediaField, MetaField } from '../data/fields.ts';
+import type { CodeScheme } from './code-scheme.ts';
 
 export interface MetaOptions {
   /** Fields to extract, in the order of META_FIELDS; never empty (no field at all is `meta: false`). */
@@ -22,20 +23,6 @@ export interface OverlayOptions {
 }
 
 export type ScreenshotType = 'png' | 'jpeg' | 'webp';
-
-/**
- * `screenshot.codeScheme`: the themes of the prism-themes package plus Prism's own, by Microlink's identifiers
- * (https://microlink.io/docs/api/parameters/screenshot/codeScheme). The CSS files live in lib/browser/code/.
- */
-export const CODE_SCHEMES = [
-  'a11y-dark', 'atom-dark', 'base16-ateliersulphurpool.light', 'cb', 'coldark-cold', 'coldark-dark', 'coy',
-  'coy-without-shadows', 'darcula', 'dark', 'dracula', 'duotone-dark', 'duotone-earth', 'duotone-forest',
-  'duotone-light', 'duotone-sea', 'duotone-space', 'funky', 'ghcolors', 'gruvbox-dark', 'gruvbox-light',
-  'holi-theme', 'hopscotch', 'lucario', 'material-dark', 'material-light', 'material-oceanic', 'night-owl', 'nord',
-  'okaidia', 'one-dark', 'one-light', 'pojoaque', 'prism', 'shades-of-purple', 'solarized-dark-atom',
-  'solarizedlight', 'synthwave84', 'tomorrow', 'twilight', 'vs', 'vsc-dark-plus', 'xonokai', 'z-touch',
-] as const;
-export type CodeScheme = (typeof CODE_SCHEMES)[number];
 
 export interface ScreenshotOptions {
   readonly type: ScreenshotType;

@@ -1,11 +1,27 @@
-/** `screenshot.codeScheme` end to end: a JSON target is captured highlighted in the theme, not as raw text. */
+/**
+ * `screenshot.codeScheme` end to end: a JSON target is captured highlighted in the theme (automad-prism-themes'
+ * file, as Microlink draws it), not as raw text.
+ */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { after, before, describe, test } from 'node:test';
 import { PNG } from 'pngjs';
 import { startServer, type TestServer } from '../helpers/server.ts';
 import { q, startService, type Service } from '../helpers/service.ts';
 
+const require = createRequire(import.meta.url);
 const JSON_BODY = JSON.stringify({ name: 'glance', tags: ['screenshot', 'palette', 'adblock'], stars: 42, open: true });
+
+/** The background automad-prism-themes gives a theme's <pre>, as `#RRGGBB`. */
+function themeBackground(scheme: string): string {
+  const css = readFileSync(require.resolve(`automad-prism-themes/dist/prism-${scheme}.css`), 'utf8');
+  // Past the shared base styles, the theme's own rule for the <pre>.
+  const own = css.slice(css.indexOf('/*!'));
+  const hex = /pre\[class\*=language-\][^{]*\{[^}]*background:#([0-9a-f]{6})\b/i.exec(own)?.[1];
+  assert.ok(hex, `a background in ${scheme}'s CSS`);
+  return `#${hex.toUpperCase()}`;
+}
 
 /** Pixels exactly of `hex`. */
 function count(png: PNG, hex: string): number {
@@ -48,19 +64,31 @@ describe('screenshot.codeScheme through the service', () => {
     assert.ok(count(png, '#282A36') / (png.width * png.height) > 0.8, 'dracula background #282a36');
   });
 
-  test("Microlink's `github` draws prism-themes' GitHub theme, ghcolors", async () => {
+  // A combo's dark variant needs a dark class on an ancestor (Microlink's docs): the capture sets none, so light.
+  test("Microlink's `github`, a light/dark combo, draws automad's GitHub theme in its light variant", async () => {
     const png = await shot('screenshot.codeScheme=github');
     assert.ok(count(png, '#FFFFFF') / (png.width * png.height) > 0.8, 'a white page');
-    assert.ok(count(png, '#E3116C') > 50, 'ghcolors string colour #e3116c');
-    assert.ok(count(png, '#36ACAA') > 50, 'ghcolors property colour #36acaa');
+    assert.ok(count(png, '#116329') > 50, 'github-light property colour #116329');
+    assert.equal(count(png, '#0D1117'), 0, 'not the dark variant');
   });
 
-  test("a theme Microlink documents that Glance does not bundle is EUNSUPPORTED naming screenshot.codeScheme", async () => {
-    const { status, body } = await service.json(q(`${site.url}/data.json`, 'screenshot.codeScheme=github-dark'));
+  for (const scheme of ['github-dark', 'tokyo-night', 'catppuccin-mocha']) {
+    test(`${scheme}: the capture's background is the automad theme's own`, async () => {
+      const background = themeBackground(scheme);
+      const png = await shot(`screenshot.codeScheme=${scheme}`);
+      const corner = `#${[...png.data.subarray(0, 3)].map((c) => c.toString(16).padStart(2, '0')).join('').toUpperCase()}`;
+      assert.equal(corner, background, `${scheme} background`);
+      assert.ok(count(png, background) / (png.width * png.height) > 0.8, `${scheme} fills the capture`);
+    });
+  }
+
+  test('a stylesheet URL is EUNSUPPORTED naming screenshot.codeScheme, with the reason', async () => {
+    const url = encodeURIComponent('https://unpkg.com/prism-theme-night-owl');
+    const { status, body } = await service.json(q(`${site.url}/data.json`, `screenshot&screenshot.codeScheme=${url}`));
     assert.equal(status, 400);
     assert.equal(body.code, 'EUNSUPPORTED');
     assert.deepEqual(Object.keys(body.data), ['screenshot.codeScheme']);
-    assert.match(body.message, /`github-dark` is not bundled/);
+    assert.match(body.message, /from a URL/);
   });
 
   test('an unknown theme is EINVALQUERY naming screenshot.codeScheme and the accepted values', async () => {

@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import { describe, test } from 'node:test';
 import { parse, rejects } from './expect-error.ts';
+
+const AUTOMAD_DIST = join(dirname(createRequire(import.meta.url).resolve('automad-prism-themes/package.json')), 'dist');
 
 const shot = (query: string) => {
   const { screenshot } = parse(query);
@@ -65,25 +70,31 @@ describe('screenshot', () => {
     rejects('screenshot.overlay=dark', 'EINVALQUERY', 'screenshot.overlay');
   });
 
-  test("codeScheme: Microlink's identifiers draw the bundled theme of that name, or the same theme named otherwise", () => {
-    for (const [given, theme] of [
-      ['github', 'ghcolors'],
-      ['github-light', 'ghcolors'],
-      ['atom-one-dark', 'one-dark'],
-      ['atom-one', 'one-light'],
-      ['gruvbox', 'gruvbox-light'],
-      ['night-owl', 'night-owl'],
-      ['vsc-dark-plus', 'vsc-dark-plus'],
-    ]) {
-      assert.equal(shot(`screenshot.codeScheme=${given}`).codeScheme, theme, given);
-    }
+  test('codeScheme: every theme automad-prism-themes ships, by its file id, and each combo by its name alone', () => {
+    const ids = readdirSync(AUTOMAD_DIST).flatMap((file) => /^prism-(.+)\.css$/.exec(file)?.[1] ?? []);
+    assert.ok(ids.length >= 79, `automad-prism-themes ships its themes: ${ids.length}`);
+    const combos = ids.filter((id) => id.endsWith('.light-dark')).map((id) => id.slice(0, -'.light-dark'.length));
+    assert.ok(combos.includes('github') && combos.includes('gruvbox'), combos.join());
+    for (const id of [...ids, ...combos]) assert.equal(shot(`screenshot.codeScheme=${id}`).codeScheme, id, id);
   });
 
-  test('codeScheme: a documented theme Glance does not bundle, and a stylesheet URL, are EUNSUPPORTED by name', () => {
-    for (const given of ['github-dark', 'tokyo-night', 'catppuccin-mocha', 'https://unpkg.com/prism-theme-night-owl']) {
-      const error = rejects(`screenshot.codeScheme=${encodeURIComponent(given)}`, 'EUNSUPPORTED', 'screenshot.codeScheme');
-      assert.match(error.message, given.startsWith('http') ? /URL/ : new RegExp(`\`${given}\``));
+  test('codeScheme: the prism-themes and Prism themes Glance offered before stay accepted', () => {
+    for (const id of [
+      'a11y-dark', 'base16-ateliersulphurpool.light', 'cb', 'coy', 'coy-without-shadows', 'darcula', 'dark', 'funky',
+      'ghcolors', 'holi-theme', 'hopscotch', 'lucario', 'material-dark', 'material-light', 'material-oceanic',
+      'okaidia', 'one-dark', 'one-light', 'pojoaque', 'prism', 'solarizedlight', 'tomorrow', 'twilight', 'vs',
+      'xonokai', 'z-touch',
+    ]) {
+      assert.equal(shot(`screenshot.codeScheme=${id}`).codeScheme, id, id);
     }
+    assert.equal(shot('screenshot.codeScheme=GitHub-Dark').codeScheme, 'github-dark', 'any case');
+  });
+
+  test('codeScheme: a stylesheet URL is EUNSUPPORTED with the reason, an unknown name EINVALQUERY', () => {
+    const error = rejects(`screenshot.codeScheme=${encodeURIComponent('https://unpkg.com/prism-theme-night-owl')}`, 'EUNSUPPORTED', 'screenshot.codeScheme');
+    assert.match(error.message, /does not fetch a theme stylesheet from a URL/);
+    const unknown = rejects('screenshot.codeScheme=github-dimmed', 'EINVALQUERY', 'screenshot.codeScheme');
+    assert.match(unknown.message, /tokyo-night/, 'the accepted names are listed');
   });
 
   test('overlay backgrounds: colours, gradients and http(s) image URLs', () => {
