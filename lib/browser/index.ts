@@ -8,7 +8,7 @@
 import type { Browser } from 'puppeteer-core';
 import { Budget } from '../time/budget.ts';
 import type { WorkPool } from '../work/pool.ts';
-import { CAPTURE_RESERVE_MS, CAPTURE_RESERVE_SHARE } from '../time/limits.ts';
+import { CAPTURE_RESERVE_MS, CAPTURE_RESERVE_SHARE, CONSENT_MS } from '../time/limits.ts';
 import type { Config } from '../config.ts';
 import { GlanceError } from '../errors.ts';
 import type { Redirect } from '../fetch/index.ts';
@@ -20,6 +20,7 @@ import { DEFAULTS, type LighthouseOptions, type Options, type OverlayOptions, ty
 import { checkSelectors, prepare, settle, stopAnimations } from './actions.ts';
 import { adblocker, enableAdblock } from './adblock.ts';
 import { codeLanguage, showCode } from './code.ts';
+import { consentScript, watchConsent } from './consent.ts';
 import { BrowserHost } from './browser.ts';
 import { checkWebpViewport, framedViewport, printPdf, screenshot, type Screenshot } from './capture.ts';
 import { clampViewport, resolveDevice } from './devices.ts';
@@ -97,8 +98,8 @@ export interface Renderer {
    */
   warm(): Promise<void>;
   /**
-   * Loads what a first capture would otherwise load on its clock: puppeteer and the adblock engine. Rejects when the
-   * engine cannot be loaded (a prebuilt one from another version, say).
+   * Loads what a first capture would otherwise load on its clock: puppeteer, the adblock engine and autoconsent's
+   * script. Rejects when the engine cannot be loaded (a prebuilt one from another version, say).
    */
   prepare(): Promise<void>;
   /** Stops: new renders get EBUSY at once, admitted ones finish, then the browser closes. No relaunch after. */
@@ -265,6 +266,8 @@ export function createRenderer({ config, work, resolver, extraArgs, events }: Re
         async (open) => {
           await checkSelectors(open.page, selectorsOf(options, shot));
           if (options.adblock) await enableAdblock(open.page, config.adblock, work);
+          // Consent tools are scripts: with scripts off there is none to answer, and autoconsent could not run.
+          const consent = options.adblock && options.javascript ? await watchConsent(open.page) : undefined;
           const wantsCapture = capture.screenshot || capture.pdf;
           const reserve = wantsCapture ? Math.min(CAPTURE_RESERVE_MS, budget.remaining() * CAPTURE_RESERVE_SHARE) : 0;
           const loading = budget.slice(Infinity, reserve);
@@ -272,6 +275,12 @@ export function createRenderer({ config, work, resolver, extraArgs, events }: Re
           lap('navigate');
           await prepare(open, options, loading);
           lap('actions');
+          if (consent) {
+            open.phase = 'while dismissing consent banners';
+            await consent.settled(loading.slice(CONSENT_MS));
+            await consent.stop();
+            lap('consent');
+          }
           const result: RenderResult = { ...navigation, refused: [], timings };
           if (capture.html) result.html = await open.page.content();
           if (capture.evaluate?.length) result.evaluated = await evaluateAll(open.page, capture.evaluate, budget);
@@ -381,7 +390,7 @@ export function createRenderer({ config, work, resolver, extraArgs, events }: Re
     await Promise.all([spare?.close(), host.shutdown(admitted)]);
   };
   // puppeteer-core's import is a few hundred ms of module loading: never on a first capture's clock when prepared.
-  const preload = async (): Promise<void> => void (await Promise.all([adblocker(config.adblock, work), loadPuppeteer()]));
+  const preload = async (): Promise<void> => void (await Promise.all([adblocker(config.adblock, work), consentScript(), loadPuppeteer()]));
 
   return { render, lighthouse, getBrowser: () => host.getBrowser(), warm, prepare: preload, close, kill: () => host.kill() };
 }

@@ -54,6 +54,12 @@ export const AUTO_QUIET_MIN_MS = 50;
 export const AUTO_IDLE_MS = 150;
 /** …all of it at most this long after `load`. */
 export const AUTO_IDLE_CAP_MS = 750;
+/**
+ * Longest wait, before a capture, for the consent banners being dismissed (lib/browser/consent.ts): a reject button
+ * takes autoconsent about 0.5–1 s; a tool whose refusal goes through its settings panel takes a few seconds, and one
+ * still at it by then is captured with its banner kept hidden.
+ */
+export const CONSENT_MS = 3_000;
 /** Longest wait for fonts and images before a capture: a slow image must not leave the capture itself without time… */
 export const SETTLE_CAP_MS = 1000;
 /** …nor more than this share of what is left. */

@@ -120,6 +120,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const { port } = local.server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   app = buildApp(loadConfig({ PORT: String(port), GLANCE_PUBLIC_URL: url, ...env }), options);
+  if (options.prepared) await app.prepare();
   const request = (query: string, init: RequestInit = {}) => fetch(`${url}/?${query}`, { redirect: 'manual', ...init });
   return {
     url,

@@ -1,0 +1,305 @@
+/**
+ * Consent banners (README "Adblock"): with `adblock`, DuckDuckGo's autoconsent runs in every frame of the page as its
+ * own browser-automation integration runs it (the package's docs/puppeteer.md and playwright/runner.ts): its
+ * content-script build from document start, answered over a binding. It finds the consent tool by its rules, the
+ * declarative ones and the code-based ones (OneTrust, Cookiebot, TrustArc, Sourcepoint…), opts out where the tool
+ * offers it, and keeps the tool's banner hidden while it looks (its "prehide") and where only hiding is possible
+ * (its cosmetic rules). `settled` waits, within a cap, for the opt-outs under way before the capture.
+ *
+ * Unlike the integration's example, the script and its binding live in an isolated world of each frame, not in the
+ * page's own: the page's scripts cannot call the binding nor reach autoconsent's objects (only the DOM is shared).
+ * Messages are still checked (consent-messages.ts), and what runs in the page's own world is only autoconsent's
+ * named snippets, taken from Glance's copy of the package, never code a message carries. Frames in other processes
+ * (cross-site iframes, where Sourcepoint's banner lives) are attached through the page's session, held paused until
+ * they are set up. Nothing here fetches: what a click sets off goes through the page's guarded interception and
+ * proxy like any other request.
+ */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { CDPSession, Page, Protocol } from 'puppeteer-core';
+import { Budget } from '../time/budget.ts';
+import { parseConsentMessage, type ConsentEval } from './consent-messages.ts';
+
+/** The isolated world autoconsent runs in, and the binding it sends through (both per frame). */
+const WORLD = '__glance_consent__';
+const BINDING = '__glanceConsentSend';
+
+/** autoconsent gives up on an eval answer after 1 s (its lib/eval-handler.ts); a snippet's run is cut there too. */
+const EVAL_MS = 1000;
+/**
+ * How long a tool found in a frame counts as about to show its banner: autoconsent checks for the banner at once and
+ * again every 500 ms; one that is not shown by then is not on the page now, and the capture does not wait for it.
+ */
+const POPUP_CHECK_MS = 1000;
+/**
+ * A frame's first look for a tool ends with its last snippet answered and nothing said since for this long: what
+ * autoconsent does after an answer (the next rule, a tool found) is a few ms of its own work and one message.
+ */
+const LOOK_QUIET_MS = 100;
+/** Messages answered per page: autoconsent sends a few tens per frame; past this a page of frames gets no more. */
+const MAX_MESSAGES = 5000;
+
+/**
+ * The settings Glance runs autoconsent with (the package's lib/types.ts Config): opt out, prehide on, no heuristics
+ * (they click buttons by their wording, beyond the rules). The prehide lasts the page's life: a banner of a tool
+ * still being looked for stays hidden in the capture; autoconsent lifts it itself once it knows there is none.
+ */
+const CONFIG = {
+  enabled: true,
+  autoAction: 'optOut',
+  disabledCmps: [],
+  enablePrehide: true,
+  enableCosmeticRules: true,
+  enableGeneratedRules: true,
+  enableHeuristicDetection: false,
+  heuristicMode: 'off',
+  detectRetries: 20,
+  isMainWorld: false,
+  prehideTimeout: 600_000,
+  logs: { lifecycle: false, rulesteps: false, detectionsteps: false, evals: false, errors: false, messages: false, waits: false },
+};
+
+/** Lifecycle states (autoconsent's lib/types.ts) in which a frame has found a banner and is dismissing it… */
+const DISMISSING: ReadonlySet<string> = new Set(['openPopupDetected', 'runningOptOut', 'runningOptIn']);
+/** …and those before its first look for a tool (it begins once the frame's document is parsed and the frame idle). */
+const BEFORE_LOOKING: ReadonlySet<string> = new Set(['loading', 'waitingForInitResponse', 'initialized']);
+
+interface ConsentScript {
+  /** The source each frame runs at document start, in WORLD. */
+  readonly source: string;
+  /** autoconsent's named snippets, as expressions for the page's own world. */
+  readonly snippets: ReadonlyMap<string, string>;
+}
+
+const packageFile = (path: string): string => createRequire(import.meta.url).resolve(`@duckduckgo/autoconsent/${path}`);
+
+/**
+ * The binding is taken off the world's global into the script's closure; the content-script build (which expects
+ * `autoconsentSendMessage` and defines `autoconsentReceiveMessage`) is answered its configuration and rules at once,
+ * with no round trip. The rules are the package's compact set, opt-out steps only; each frame keeps those that apply.
+ */
+async function load(): Promise<ConsentScript> {
+  const dist = dirname(fileURLToPath(import.meta.resolve('@duckduckgo/autoconsent')));
+  const [bundle, compact, { evalSnippets }] = await Promise.all([
+    readFile(join(dist, 'autoconsent.playwright.js'), 'utf8'),
+    readFile(packageFile('rules/compact-rules.json'), 'utf8'),
+    import('@duckduckgo/autoconsent'),
+  ]);
+  // `index` only serves filtering by address ahead of time, which each frame does for itself.
+  const { v, s, r } = JSON.parse(compact) as { v: unknown; s: unknown; r: unknown };
+  const init = { type: 'initResp', config: CONFIG };
+  const source = `(() => {
+  const send = globalThis.${BINDING};
+  if (typeof send !== 'function') return;
+  delete globalThis.${BINDING};
+  globalThis.autoconsentSendMessage = (message) => void send(JSON.stringify(message));
+})();
+if (globalThis.autoconsentSendMessage) {
+${bundle}
+globalThis.autoconsentReceiveMessage({ ...${JSON.stringify(init)}, rules: { compact: JSON.parse(${JSON.stringify(JSON.stringify({ v, s, r }))}) } });
+}`;
+  const snippets = new Map(Object.entries(evalSnippets as Record<string, () => unknown>).map(([id, snippet]) => [id, `(${snippet.toString()})()`]));
+  return { source, snippets };
+}
+
+let script: Promise<ConsentScript> | undefined;
+
+/** Read and assembled once per process (app.prepare does it at start-up); a failed read is tried again next time. */
+export function consentScript(): Promise<ConsentScript> {
+  if (!script) {
+    script = load();
+    script.catch(() => (script = undefined));
+  }
+  return script;
+}
+
+export interface Consent {
+  /** Resolves once no frame is dismissing a banner, or when `budget` ends: the capture goes on either way. */
+  settled(budget: Budget): Promise<void>;
+  /** Stops answering and detaches: autoconsent stays where it is in the page (a prehidden banner stays hidden). */
+  stop(): Promise<void>;
+}
+
+/** What a frame's autoconsent has said (times are performance.now()). */
+interface Instance {
+  lifecycle: string;
+  /** Looks for a tool begun: a second one begins only after the first found none. */
+  attempts: number;
+  /** Snippets asked for and not yet answered. */
+  evals: number;
+  /** When it last said something, or had a snippet answered. */
+  heard: number;
+  /** When it last found a tool, or had a snippet answer true. */
+  found: number;
+}
+
+/**
+ * Whether a frame's autoconsent may still change the capture soon: dismissing a banner; before or in its first look
+ * for a tool (a later look only repeats it for tools that come late); or checking for the banner of a tool it has
+ * just found. A snippet that answered true counts as a find: a tool's detection, or its banner's, follows from it.
+ * Answers when it stops being so without a word from the frame (Infinity: only a message ends it), 0 when it is not.
+ */
+function busyUntil(instance: Instance, now: number): number {
+  if (DISMISSING.has(instance.lifecycle) || BEFORE_LOOKING.has(instance.lifecycle)) return Infinity;
+  const firstLook = instance.attempts <= 1 && instance.lifecycle === 'started';
+  const checking = now < instance.found + POPUP_CHECK_MS;
+  if ((firstLook || checking) && instance.evals > 0) return Infinity;
+  const until = Math.max(firstLook ? instance.heard + LOOK_QUIET_MS : 0, instance.found + POPUP_CHECK_MS);
+  return until > now ? until : 0;
+}
+
+/** The contexts of one target's frames that matter here: autoconsent's worlds and the frames' own. */
+interface Contexts {
+  /** autoconsent's world → its frame. */
+  readonly worlds: Map<number, string>;
+  /** frame → the frame's own (main) world. */
+  readonly mains: Map<string, number>;
+}
+
+const ignore = (): undefined => undefined;
+
+/** Starts autoconsent in `page` and every frame it will have; call before it navigates. */
+export async function watchConsent(page: Page): Promise<Consent> {
+  const { source, snippets } = await consentScript();
+  const instances = new Map<string, Instance>();
+  let messages = 0;
+  let stopped = false;
+  let changed: (() => void) | undefined;
+
+  const evaluate = async (session: CDPSession, contexts: Contexts, frame: string, message: ConsentEval): Promise<boolean> => {
+    const code = snippets.get(message.snippetId);
+    const main = contexts.mains.get(frame);
+    if (code === undefined || main === undefined) return false;
+    const run = session.send('Runtime.evaluate', {
+      expression: `(async () => !!(await ${code}))().catch(() => false)`,
+      contextId: main,
+      awaitPromise: true,
+      returnByValue: true,
+      timeout: EVAL_MS,
+    });
+    const answer = await Budget.cap(run.catch(ignore), EVAL_MS, undefined);
+    return answer?.result.value === true;
+  };
+
+  const instanceOf = (key: string): Instance => {
+    let instance = instances.get(key);
+    if (!instance) {
+      instance = { lifecycle: 'loading', attempts: 0, evals: 0, heard: 0, found: -Infinity };
+      instances.set(key, instance);
+    }
+    instance.heard = performance.now();
+    return instance;
+  };
+
+  const receive = async (session: CDPSession, contexts: Contexts, event: Protocol.Runtime.BindingCalledEvent): Promise<void> => {
+    const frame = contexts.worlds.get(event.executionContextId);
+    if (stopped || event.name !== BINDING || frame === undefined || ++messages > MAX_MESSAGES) return;
+    const message = parseConsentMessage(event.payload);
+    if (!message) return;
+    const instance = instanceOf(`${session.id()}:${event.executionContextId}`);
+    try {
+      if (message.type === 'report') {
+        instance.lifecycle = message.lifecycle;
+        instance.attempts = message.attempts;
+        if (message.lifecycle === 'cmpDetected' && instance.found < 0) instance.found = instance.heard;
+      } else if (message.type === 'cmpDetected') {
+        instance.found = instance.heard;
+      } else {
+        // Counted until the answer is in the frame: autoconsent's next step follows from it.
+        instance.evals += 1;
+        try {
+          const result = await evaluate(session, contexts, frame, message);
+          const answer = JSON.stringify({ type: 'evalResp', id: message.id, result });
+          await session.send('Runtime.evaluate', { expression: `globalThis.autoconsentReceiveMessage?.(${answer})`, contextId: event.executionContextId });
+          if (result) instance.found = performance.now();
+        } finally {
+          instance.evals -= 1;
+          instance.heard = performance.now();
+        }
+      }
+    } finally {
+      changed?.();
+    }
+  };
+
+  const attach = async (session: CDPSession): Promise<void> => {
+    const contexts: Contexts = { worlds: new Map(), mains: new Map() };
+    const forget = (id: number): void => {
+      contexts.worlds.delete(id);
+      instances.delete(`${session.id()}:${id}`);
+      changed?.();
+    };
+    session.on('Runtime.executionContextCreated', ({ context }) => {
+      const { frameId, isDefault } = (context.auxData ?? {}) as { frameId?: string; isDefault?: boolean };
+      if (frameId === undefined) return;
+      if (context.name === WORLD) contexts.worlds.set(context.id, frameId);
+      else if (isDefault) contexts.mains.set(frameId, context.id);
+    });
+    session.on('Runtime.executionContextDestroyed', ({ executionContextId }) => forget(executionContextId));
+    session.on('Runtime.executionContextsCleared', () => [...contexts.worlds.keys()].forEach(forget));
+    session.on('Runtime.bindingCalled', (event) => void receive(session, contexts, event).catch(ignore));
+    // puppeteer's CDPSessionEvent.SessionAttached, named as a string: this module loads before puppeteer does.
+    session.on('sessionattached', (child) => {
+      // The frame waits for every client that asked to hold it: it is let go whether or not its setup worked.
+      void attach(child)
+        .catch(ignore)
+        .finally(() => child.send('Runtime.runIfWaitingForDebugger').catch(ignore));
+    });
+    // Sent in this order, run in this order: the binding exists before the first world that runs the script.
+    await Promise.all([
+      session.send('Runtime.addBinding', { name: BINDING, executionContextName: WORLD }),
+      session.send('Page.enable'),
+      session.send('Page.addScriptToEvaluateOnNewDocument', { source, worldName: WORLD }),
+      session.send('Runtime.enable'),
+      session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: [{ type: 'iframe' }] }),
+    ]);
+  };
+
+  const session = await page.createCDPSession();
+  await attach(session);
+
+  /** Whether any frame is busy (busyUntil), and when the next one stops being so without a word from it. */
+  const busy = (now: number): { busy: boolean; next: number } => {
+    let next = Infinity;
+    let any = false;
+    for (const instance of instances.values()) {
+      const until = busyUntil(instance, now);
+      if (until === 0) continue;
+      any = true;
+      next = Math.min(next, until);
+    }
+    return { busy: any, next };
+  };
+
+  const settled = async (budget: Budget): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined;
+    const quiet = new Promise<void>((resolve) => {
+      const check = (): void => {
+        clearTimeout(timer);
+        const now = performance.now();
+        const state = busy(now);
+        if (!state.busy) resolve();
+        else if (state.next !== Infinity) timer = setTimeout(check, state.next - now);
+      };
+      changed = check;
+      check();
+    });
+    try {
+      await budget.race(quiet, ignore);
+    } finally {
+      clearTimeout(timer);
+      changed = undefined;
+    }
+  };
+
+  return {
+    settled,
+    stop: async () => {
+      stopped = true;
+      changed = undefined;
+      await session.detach().catch(ignore);
+    },
+  };
+}
