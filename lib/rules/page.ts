@@ -34,43 +34,41 @@ function isUnrendered(element: Element): boolean {
   return element.name === 'dialog' && element.attribs['open'] === undefined;
 }
 
-function isPageLevel(element: Element): boolean {
-  for (let parent = element.parent; parent && isTag(parent); parent = parent.parent) {
-    if (SECTIONS.has(parent.name)) return false;
-  }
-  return true;
-}
-
-function isChrome(element: Element): boolean {
+/** Whether `element` is chrome; `inSection`: whether an article, aside, main, nav or section holds it. */
+function isChrome(element: Element, inSection: boolean): boolean {
   if (element.name === 'nav') return true;
-  const role = element.attribs['role'];
-  if (role && CHROME_ROLES.has(role.trim().toLowerCase())) return true;
-  return (element.name === 'header' || element.name === 'footer') && isPageLevel(element);
+  const role = element.attribs['role']?.trim().split(/\s+/)[0]?.toLowerCase();
+  if (role && CHROME_ROLES.has(role)) return true;
+  return !inSection && (element.name === 'header' || element.name === 'footer');
 }
-
-const isLeftOut = (element: Element): boolean => isNotProse(element) || isUnrendered(element) || isChrome(element);
 
 /**
- * `read(document)` with the elements left out of the page taken out of the tree for the time of the call. Rather than a copy of the page without them (a deep copy of a large page was a tenth of its Markdown's time),
- * the lists of children that hold them are swapped for lists without them, and swapped back: the page's DOM is left as
- * it was for the request's other rules.
+ * `read(document)` with the elements left out of the page taken out of the tree for the time of the call. Rather than
+ * a copy of the page without them (a deep copy of a large page was a tenth of its Markdown's time), the lists of
+ * children that hold them are swapped for lists without them, and swapped back: the page's DOM is left as it was for
+ * the request's other rules. Whether a section holds a node is carried down the walk, so that it stays linear.
  */
 export function readPage<T>(document: Document, read: (page: Document) => T): T {
   const swapped: [ParentNode, ChildNode[]][] = [];
+  // Two stacks in step rather than one of pairs: no allocation per node of a large page.
   const stack: AnyNode[] = [document];
+  const inSections: boolean[] = [false];
   try {
     while (stack.length > 0) {
       const current = stack.pop()!;
+      const inSection = inSections.pop()!;
       if (!hasChildren(current)) continue;
+      const below = inSection || (isTag(current) && SECTIONS.has(current.name));
       const { children } = current;
       let kept: ChildNode[] | undefined;
       for (let i = 0; i < children.length; i++) {
         const child = children[i]!;
-        if (isTag(child) && isLeftOut(child)) {
+        if (isTag(child) && (isNotProse(child) || isUnrendered(child) || isChrome(child, below))) {
           kept ??= children.slice(0, i);
         } else {
           kept?.push(child);
           stack.push(child);
+          inSections.push(below);
         }
       }
       if (kept) {

@@ -78,7 +78,7 @@ describe('whole-page text and Markdown (no selector)', () => {
     const html = `<body><div class="wrap"><header>Site banner</header>
 <article><header>Article head</header><p>Body</p><footer>Article foot</footer></article>
 <section><header>Section head</header><p>More</p></section><aside><footer>Aside foot</footer></aside>
-<main><header>Main head</header><div role="banner">Role banner</div><p role="contentinfo">Role info</p></main>
+<main><header>Main head</header><div role="banner">Role banner</div><p role="contentinfo">Role info</p><ul role=" Navigation list">Role nav</ul></main>
 <footer>Page foot</footer></div></body>`;
     const { text, markdown } = wholePage(html);
     assert.equal(markdown, ['Article head', 'Body', 'Article foot', 'Section head', 'More', 'Aside foot', 'Main head'].join('\n\n'));
