@@ -131,7 +131,7 @@ export const rules: Part = async ({ smoke, log }) => {
         ],
       },
       {
-        title: `Whole-page Markdown (data.content.attr=markdown), DOM built + main content + mdream, ${2 * runs + 1} runs each, each after a reference run (the page tokenised)`,
+        title: `Whole-page Markdown (data.content.attr=markdown), DOM built + the page without its chrome + mdream, ${2 * runs + 1} runs each, each after a reference run (the page tokenised)`,
         header: ['page', 'size', 'median', 'reference: median', 'at the reference\'s 10th percentile', 'Markdown chars'],
         rows: markdownRows,
       },

@@ -3,10 +3,10 @@
  * values. The scope is an element, or the whole document when the rule has no selector.
  */
 import { isDocument, isTag, type AnyNode, type Document, type Element } from 'domhandler';
-import { toHtml } from './html.ts';
-import { mainContentHtml, proseOf } from './main-content.ts';
+import { converterHtml, toHtml } from './html.ts';
 import { markdownOf, toMarkdown } from './markdown.ts';
-import { first } from './select.ts';
+import { proseOf, readPage } from './page.ts';
+import { all, first } from './select.ts';
 import { visibleText } from './text.ts';
 import { parseJson } from '../json.ts';
 
@@ -39,6 +39,12 @@ function formValue(element: Element): string | undefined {
   }
 }
 
+/** The whole page's Markdown (lib/rules/page.ts: what it leaves out, the same as the whole page's text). */
+function pageMarkdown({ document, base }: Source): string {
+  const maths = all('math', document, Number.MAX_SAFE_INTEGER);
+  return readPage(document, (page) => markdownOf(converterHtml(page, maths), base));
+}
+
 /** The raw value of `attr` at `node`: a string, or for `json` any JSON value; undefined when there is none. */
 export function readAttr(node: AnyNode, attr: string, source: Source): unknown {
   const whole = isDocument(node);
@@ -48,9 +54,9 @@ export function readAttr(node: AnyNode, attr: string, source: Source): unknown {
     case 'outerHTML':
       return toHtml(node);
     case 'text':
-      return visibleText(node);
+      return whole ? readPage(source.document, visibleText) : visibleText(node);
     case 'markdown':
-      return whole ? markdownOf(mainContentHtml(source.document), source.base) : toMarkdown(proseOf(childrenOf(node)), source.base);
+      return whole ? pageMarkdown(source) : toMarkdown(proseOf(childrenOf(node)), source.base);
     case 'json':
       // A JSON target's body; in a browser it is shown as text in the page (Chromium wraps it in a <pre>).
       return parseJson(whole && source.body !== undefined ? source.body : visibleText(node));

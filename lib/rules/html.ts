@@ -80,7 +80,7 @@ function escapedAttribs(element: Element): Record<string, string> | undefined {
  * HTML for the Markdown converter, never answered: dom-serializer's "utf8" mode in one pass (toHtml walks the nodes
  * first, twice the time; Wikipedia's main content: 10 ms, against 16 with the default encoding). What toHtml guards
  * against cannot reach the converter: noscript and SVG, where that mode and htmlparser2 disagree, are never prose and
- * are left out first (lib/rules/main-content.ts), and the converter reads a `<` inside a quoted value as part of it
+ * are left out first (lib/rules/page.ts), and the converter reads a `<` inside a quoted value as part of it
  * (its Markdown of the 167 corpus pages is the same from either).
  */
 export function converterHtml(nodes: AnyNode | AnyNode[], maths: readonly Element[]): string {

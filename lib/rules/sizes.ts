@@ -3,7 +3,8 @@
  * least it would hold, are known before it is built (lib/rules/work.ts): a `selectorAll` over nested elements asks
  * for the text or Markdown of subtrees that hold each other, and building each to measure it is quadratic.
  */
-import { hasChildren, isTag, isText, type AnyNode, type Document } from 'domhandler';
+import { hasChildren, isDocument, isTag, isText, type AnyNode, type Document } from 'domhandler';
+import { readPage } from './page.ts';
 
 /** Elements whose text `attr=text` leaves out below the element it is read from (lib/rules/text.ts). */
 const HIDDEN = new Set(['script', 'style', 'template', 'noscript', 'head']);
@@ -13,6 +14,18 @@ const isSpace = (code: number): boolean => code === 32 || (code >= 9 && code <= 
 function nonSpace(text: string): number {
   let count = 0;
   for (let i = 0; i < text.length; i++) if (!isSpace(text.charCodeAt(i))) count++;
+  return count;
+}
+
+/** The characters of every text below `root` that are not white space. */
+function textChars(root: AnyNode): number {
+  let count = 0;
+  const stack: AnyNode[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (isText(node)) count += nonSpace(node.data);
+    else if (hasChildren(node)) for (const child of node.children) stack.push(child);
+  }
   return count;
 }
 
@@ -30,6 +43,8 @@ export class Sizes {
   readonly #size = new Map<AnyNode, number>();
   /** Characters of its visible text that are not white space: the least its text, HTML or Markdown holds. */
   readonly #visible = new Map<AnyNode, number>();
+  /** The whole page's count: what its text holds, without what lib/rules/page.ts leaves out (its HTML holds more). */
+  #page: number | undefined;
 
   constructor(document: Document) {
     const order: AnyNode[] = [];
@@ -58,6 +73,7 @@ export class Sizes {
   }
 
   visible(node: AnyNode): number {
+    if (isDocument(node)) return (this.#page ??= readPage(node, textChars));
     return this.#visible.get(node) ?? 0;
   }
 }

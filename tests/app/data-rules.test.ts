@@ -58,12 +58,13 @@ describe('custom data rules through the service', () => {
     assert.equal(body.data.lang, 'en');
   });
 
-  test('whole-page Markdown is the main content: the story in, navigation and footer out', async () => {
-    const { body } = await service.json(q(`${site.url}/article`, 'meta=false&data.content.attr=markdown'));
-    const markdown: string = body.data.content;
+  test('whole-page Markdown is the whole page without its chrome, as whole-page text is', async () => {
+    const { body } = await service.json(q(`${site.url}/article`, 'meta=false&data.content.attr=markdown&data.text.attr=text'));
+    const { content: markdown, text }: { content: string; text: string } = body.data;
     assert.match(markdown, /^# The story/);
     assert.match(markdown, new RegExp(`\\[more\\]\\(${site.url}/more\\)`));
-    for (const chrome of ['News', 'Sport', 'Most read', 'Copyright footer', 'Brand']) assert.ok(!markdown.includes(chrome), chrome);
+    for (const kept of ['The main text of the story', 'Write to us', 'Most read']) assert.ok(markdown.includes(kept) && text.includes(kept), kept);
+    for (const chrome of ['News', 'Sport', 'Copyright footer', 'Brand', 'Site title']) assert.ok(!markdown.includes(chrome) && !text.includes(chrome), chrome);
   });
 
   test('media-typed rules are pinged and enriched; a dead image falls through to the next fallback', async () => {

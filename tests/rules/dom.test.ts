@@ -8,14 +8,14 @@ import { describe, test } from 'node:test';
 import render from 'dom-serializer';
 import { Element, Text, type AnyNode, type Document } from 'domhandler';
 import { parseDocument } from 'htmlparser2';
-import { mainContentHtml } from '../../lib/rules/main-content.ts';
-import { markdownOf } from '../../lib/rules/markdown.ts';
+import { readAttr } from '../../lib/rules/attr.ts';
 import { newElement, newText } from '../../lib/rules/nodes.ts';
 import { visibleText } from '../../lib/rules/text.ts';
 import { buildDocument, PARSER_OPTIONS } from '../../lib/rules/index.ts';
 import { loadCorpus } from '../helpers/corpus.ts';
 
 const reference = (html: string): Document => parseDocument(html, PARSER_OPTIONS);
+const pageMarkdown = (document: Document, base: string): unknown => readAttr(document, 'markdown', { document, base, body: undefined });
 
 interface Shape {
   keys: string[];
@@ -72,7 +72,7 @@ describe('the rules DOM', () => {
       const name = `${page.peer}/${page.name}`;
       assert.equal(render(built), render(expected), `${name}: html`);
       assert.equal(visibleText(built), visibleText(expected), `${name}: text`);
-      assert.equal(markdownOf(mainContentHtml(built), page.url), markdownOf(mainContentHtml(expected), page.url), `${name}: markdown`);
+      assert.equal(pageMarkdown(built, page.url), pageMarkdown(expected, page.url), `${name}: markdown`);
     }
   });
 });

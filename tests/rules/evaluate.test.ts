@@ -122,24 +122,6 @@ describe('attr', () => {
     const html = '<div id="x"><p>Intro</p><select><option>opt</option></select><button>Buy</button><textarea>typed</textarea><svg><text>label</text></svg><iframe src="f.html"></iframe><table><tr><th>h</th></tr><tr><td>d</td></tr></table></div>';
     assert.equal(await one('data.f.selector=%23x&data.f.attr=markdown', html), 'Intro\n\n| h |\n| --- |\n| d |');
   });
-  test('whole-page markdown leaves the page as it was: the chrome is still there for the rules after it', async () => {
-    const html = '<body><nav><a href="/n">Nav link</a></nav><main><header>Kept header</header><p>Story</p><aside>Side</aside><footer>Foot</footer></main></body>';
-    const document = buildDocument(html);
-    const options = parseQuery('url=https://site.test/&data.md.attr=markdown&data.nav.selector=nav&data.nav.attr=text&data.side.selector=main aside&data.side.attr=text&data.html.attr=html');
-    const values = await runRules(options.data!, { document, url: 'https://site.test/' }, { media: async () => null });
-    assert.equal(values.md, 'Kept header\n\nStory');
-    assert.equal(values.nav, 'Nav link');
-    assert.equal(values.side, 'Side');
-    assert.equal(values.html, html);
-  });
-  test('a landmark’s <header> is chrome unless an article, main or section inside the landmark holds it', async () => {
-    const html = '<article><div itemprop="articleBody"><header>Site banner</header><p>Body text</p><section><header>Section title</header><p>More</p></section></div></article>';
-    assert.equal(await one('data.f.attr=markdown', html), 'Body text\n\nSection title\n\nMore');
-  });
-  test('whole-page markdown of a frameset page is null, not a crash', async () => {
-    const frameset = '<html><head><title>Frames</title></head><frameset cols="20,80"><frame src="menu.htm"><frame src="top.htm"><noframes><body></body></noframes></frameset></html>';
-    assert.equal(await one('data.f.attr=markdown', frameset), null);
-  });
 });
 
 describe('selectors', () => {

@@ -9,6 +9,7 @@ import { isTag, type AnyNode } from 'domhandler';
 import { nestedText, siblings } from '../../bench/lib/hostile.ts';
 import { GlanceError } from '../../lib/errors.ts';
 import type { DataRule, DataRules } from '../../lib/query/options.ts';
+import { readAttr } from '../../lib/rules/attr.ts';
 import { buildDocument, runRules } from '../../lib/rules/index.ts';
 import { Sizes } from '../../lib/rules/sizes.ts';
 import { visibleText } from '../../lib/rules/text.ts';
@@ -77,6 +78,16 @@ describe('the work a request\'s rules may do', () => {
     const p = (document.children[0] as AnyNode & { name: string });
     assert.equal(work.mayRead('text', p, 10), false);
     assert.equal(work.mayRead('text', p, 11), true);
+  });
+
+  test('the whole page\'s visible count is its text\'s, without the chrome: a page that fits without it is read', () => {
+    const document = buildDocument(`<body><nav>${'menu '.repeat(100)}</nav><p>twelve chars</p><footer>${'foot '.repeat(100)}</footer></body>`);
+    const text = readAttr(document, 'text', { document, base: 'https://site.test/', body: undefined }) as string;
+    assert.equal(text, 'twelve chars');
+    assert.equal(new Sizes(document).visible(document), 11);
+    const work = new RulesWork({}, document);
+    assert.equal(work.mayRead('text', document, 10), false);
+    assert.equal(work.mayRead('text', document, 11), true);
   });
 
   test('sizes: the visible count is the text\'s characters but white space, hidden elements left out below', () => {
