@@ -173,14 +173,16 @@ export async function watchConsent(page: Page): Promise<Consent> {
     const main = contexts.mains.get(frame);
     if (code === undefined || main === undefined) return false;
     const run = session.send('Runtime.evaluate', {
-      expression: `(async () => !!(await ${code}))().catch(() => false)`,
+      // Nothing of the page's is called on the result (its Promise.prototype.catch could answer a huge string
+      // by value): the async function's own try makes it a boolean in every case.
+      expression: `(async () => { try { return (await ${code}) ? true : false; } catch { return false; } })()`,
       contextId: main,
       awaitPromise: true,
       returnByValue: true,
       timeout: EVAL_MS,
     });
     const answer = await Budget.cap(run.catch(ignore), EVAL_MS, undefined);
-    return answer?.result.value === true;
+    return answer?.result.type === 'boolean' && answer.result.value === true;
   };
 
   const instanceOf = (key: string): Instance => {

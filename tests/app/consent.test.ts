@@ -63,6 +63,10 @@ document.getElementById('CybotCookiebotDialogBodyLevelButtonLevelOptinDeclineAll
   window.Cookiebot.hide();
 };
 </script>`),
+  // The page's own Promise.prototype.catch answers a megabyte for every call: the main-world checks must still read
+  // as a boolean (and never carry that string back by value).
+  'cookiebot-catch': (port) =>
+    FIXTURES.cookiebot!(port).replace('<script>', '<script>Promise.prototype.catch = function () { return "x".repeat(1 << 20); };\n'),
   trustarc: () =>
     page('TrustArc', `<div id="truste-consent-track" style="${BANNER}"><div id="truste-consent-content"><p>Cookies help us.</p>
 <button id="truste-consent-button">Accept All Cookies</button><button id="truste-consent-required">Required Only</button>
