@@ -10,9 +10,10 @@
  * what came, so a never-ending one cannot hold the render past its budget. A <meta charset> is only seen in the body,
  * so a page declaring one that way is held too, and passed on unlabelled.
  *
- * A page's own session sees the documents of its frames, out-of-process (cross-site) ones included. Not covered: a
- * frame inside a cross-site frame, whose document Chromium asks for in that frame's session; Glance runs without
- * such frames on Lambda (site isolation off), and a same-origin child takes its parent's charset anyway.
+ * The page's own session sees the documents of all its frames: Chromium's headless shell runs cross-site frames
+ * in the page's process (measured, Chromium 156; @sparticuz/chromium turns site isolation off on Lambda). Given
+ * `--site-per-process`, it would still see a cross-site frame's own document, not those of frames inside it, which
+ * Chromium asks for in that frame's session.
  */
 import type { CDPSession, Page, Protocol } from 'puppeteer-core';
 import { SNIFF_BYTES, undeclaredCharset } from '../fetch/charset.ts';
