@@ -9,7 +9,8 @@
  *
  * The bytes pass unchanged, so Content-Length and the content coding still hold. Only the body's first SNIFF_BYTES
  * (decoded) are held, and no longer than SNIFF_WAIT_MS once some came, so a page that streams is still drawn as it
- * streams. Plain http only: an https document crosses the proxy inside its TLS tunnel, unread (proxy.ts).
+ * streams. Plain http only: an https document crosses the proxy inside its TLS tunnel, unread (proxy.ts); it is
+ * labelled inside the browser instead (document-charset.ts).
  */
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, pipeline, type Transform } from 'node:stream';
@@ -26,10 +27,8 @@ const SNIFF_WAIT_MS = 500;
 const MAX_HELD_BYTES = 2 * SNIFF_BYTES;
 
 /** `text/html` answered with a body and no charset a browser would use in its Content-Type. */
-export function mayLackCharset(method: string | undefined, answer: IncomingMessage): boolean {
-  const status = answer.statusCode ?? 0;
+export function mayLackCharset(method: string | undefined, status: number, contentType: string | undefined): boolean {
   if (method === 'HEAD' || status < 200 || status === 204 || status === 304) return false;
-  const contentType = answer.headers['content-type'];
   return typeOf(contentType)?.essence === 'text/html' && headerEncoding(contentType) === undefined;
 }
 

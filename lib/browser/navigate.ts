@@ -110,8 +110,8 @@ function describe(response: HTTPResponse | undefined, pageUrl: string, open: Ope
     throw new GlanceError('EMAXREDIRECTS', `The target redirected more than ${MAX_REDIRECTS} times; the last hop was to ${finalUrl}.`);
   }
   const headers = headersOf(response);
-  // The target's headers, not the charset the proxy gave an undeclared page (charset.ts).
-  const sent = finalUrl.startsWith('http:') ? open.proxy.sentContentType(new URL(finalUrl)) : undefined;
+  // The target's headers, not the charset given to an undeclared page (charset.ts, document-charset.ts).
+  const sent = (finalUrl.startsWith('http:') ? open.proxy : open.documents).sentContentType(new URL(finalUrl));
   if (sent !== undefined) headers['content-type'] = sent;
   return { url: finalUrl, statusCode: response.status(), headers, redirects };
 }

@@ -17,6 +17,7 @@ import type { Viewport } from './devices.ts';
 import { browserTimeout, isGone, pageCrashed } from './errors.ts';
 import { startProxy, type GuardedProxy } from './proxy.ts';
 import { interceptRequests, type Route } from './intercept.ts';
+import { labelDocuments, type DocumentCharsets } from './document-charset.ts';
 import type { Spare, SpareOps } from './spare.ts';
 
 /** What went wrong with the browser, for whoever counts it (the Lambda handler's metrics). */
@@ -32,6 +33,8 @@ export interface BrowserEvents {
 export interface PageEnv {
   readonly host: BrowserHost;
   readonly policy: AddressPolicy;
+  /** The fetch path's body limit, which an undeclared https document is held to (document-charset.ts). */
+  readonly maxBodyBytes: number;
   readonly resolver?: Resolver | undefined;
   readonly events?: BrowserEvents | undefined;
   /** The warm spare page (spare.ts), taken by at most one attempt; none when GLANCE_BROWSER_SPARE=false. */
@@ -60,6 +63,8 @@ export interface PageSetup {
 export interface OpenPage {
   readonly page: Page;
   readonly proxy: GuardedProxy;
+  /** The charsets given to undeclared https documents (the proxy gives http ones theirs). */
+  readonly documents: DocumentCharsets;
   readonly budget: Budget;
   /** What the page is doing, for the timeout message ("while loading", "while capturing"…). */
   phase: string;
@@ -347,12 +352,15 @@ async function attempt<T>(
       }),
     );
     crashed.catch(() => undefined);
-    await applySetup(page, setup, primed);
+    const [documents] = await Promise.all([
+      labelDocuments(page, () => ({ maxBytes: env.maxBodyBytes, budget })),
+      applySetup(page, setup, primed),
+    ]);
     stopWatching?.();
     // A primed spare may reach `goto` without a word to its browser, which may have stopped answering while the
     // spare waited: one probe beside the navigation (and more at once while silent) finds that, as opening would.
     if (spare) stopWatching = watchOpening(env.host, spare.lease.browser, { firstMs: 0, untilAnswered: true });
-    session = { page, proxy, budget, phase: 'while opening', subject: 'the page' };
+    session = { page, proxy, documents, budget, phase: 'while opening', subject: 'the page' };
     return Promise.race([fn(session), crashed]);
   })();
   try {

@@ -92,7 +92,7 @@ const statusLine = (error: GlanceError): string => statusOf(error).join(' ');
  * `labelled` is told the Content-Type it replaced.
  */
 async function relay(method: string | undefined, answer: IncomingMessage, res: ServerResponse, labelled: (sent: string) => void): Promise<void> {
-  const { held, charset } = mayLackCharset(method, answer) ? await sniffCharset(answer) : { held: [], charset: undefined };
+  const { held, charset } = mayLackCharset(method, answer.statusCode ?? 0, answer.headers['content-type']) ? await sniffCharset(answer) : { held: [], charset: undefined };
   if (res.destroyed) return;
   if (charset !== undefined) labelled(answer.headers['content-type']!);
   res.writeHead(answer.statusCode ?? 502, answer.statusMessage, withCharset(endToEnd(answer.rawHeaders), charset));

@@ -4,11 +4,14 @@
  * screenshot's pixels the twin's. Chromium on its own draws undeclared UTF-8 as windows-1252 (`CafÃ©`).
  */
 import assert from 'node:assert/strict';
+import tls from 'node:tls';
 import { gzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { PNG } from 'pngjs';
 import { startServer, type Route, type TestServer } from '../helpers/server.ts';
 import { q, startService, type Service } from '../helpers/service.ts';
+import { CERT, HOST, KEY } from '../fetch/certificate.ts';
+import { fixedResolver } from '../fetch/setup.ts';
 
 const TEXT = 'Café — naïve';
 
@@ -58,45 +61,57 @@ const framing = (src: string): Route =>
 
 const VIEW = 'viewport.width=600&viewport.height=300&viewport.deviceScaleFactor=1';
 
-describe('pages without a declared charset, through the browser', () => {
-  let site: TestServer;
-  let service: Service;
-  before(async () => {
-    site = await startServer(
-      Object.fromEntries(Object.entries(PAGES).flatMap(([name, [undeclared, declared]]) => [[`/${name}`, undeclared], [`/${name}-declared`, declared]])),
-    );
-    const foreign = `http://localhost:${site.port}`;
-    site.route('/frame', framing(`${foreign}/utf8`));
-    site.route('/frame-declared', framing(`${foreign}/utf8-declared`));
-    service = await startService();
-  });
-  after(async () => {
-    await service?.close();
-    await site?.close();
-  });
-
-  const shot = async (path: string): Promise<{ title: string; png: PNG }> => {
-    const { status, body } = await service.json(q(`${site.url}${path}`, `screenshot=true&${VIEW}`));
-    assert.equal(status, 200, JSON.stringify(body));
-    const image = await fetch(body.data.screenshot.url);
-    return { title: body.data.title, png: PNG.sync.read(Buffer.from(await image.arrayBuffer())) };
-  };
-
-  const fetchedTitle = async (path: string): Promise<string> => (await service.json(q(`${site.url}${path}`, 'prerender=false'))).body.data.title;
-
-  for (const name of [...Object.keys(PAGES), 'frame']) {
-    test(`${name}: the rendered title is the fetched one, the pixels the declared twin's`, async () => {
-      const [undeclared, twin] = [await shot(`/${name}`), await shot(`/${name}-declared`)];
-      assert.equal(undeclared.title, await fetchedTitle(`/${name}`));
-      assert.equal(undeclared.title, twin.title);
-      assert.ok(undeclared.png.data.equals(twin.png.data), `${name}: the screenshot differs from the declared twin's`);
+/**
+ * http documents are labelled by the proxy, https ones (inside the proxy's TLS tunnels) by DevTools. The https site
+ * is `sni.example` (resolved to 127.0.0.1), whose test certificate the fetcher is made to trust; Chromium is told to
+ * accept any, the frame's `localhost` included.
+ */
+for (const scheme of ['http', 'https'] as const) {
+  describe(`${scheme} pages without a declared charset, through the browser`, () => {
+    const secure = scheme === 'https';
+    let site: TestServer;
+    let base: string;
+    let service: Service;
+    before(async () => {
+      site = await startServer(
+        Object.fromEntries(Object.entries(PAGES).flatMap(([name, [undeclared, declared]]) => [[`/${name}`, undeclared], [`/${name}-declared`, declared]])),
+        secure ? { key: KEY, cert: CERT } : undefined,
+      );
+      base = secure ? `https://${HOST}:${site.port}` : site.url;
+      const foreign = `${scheme}://localhost:${site.port}`;
+      site.route('/frame', framing(`${foreign}/utf8`));
+      site.route('/frame-declared', framing(`${foreign}/utf8-declared`));
+      if (secure) tls.setDefaultCACertificates([...tls.getCACertificates('default'), CERT]);
+      service = await startService(secure ? { resolver: fixedResolver('127.0.0.1'), browserArgs: ['--ignore-certificate-errors'] } : {});
     });
-  }
+    after(async () => {
+      await service?.close();
+      await site?.close();
+    });
 
-  test('the text is the page\'s, not mojibake', async () => {
-    assert.equal((await shot('/utf8')).title, TEXT);
-    const { body } = await service.json(q(`${site.url}/utf8`, 'prerender=true&meta=false&data.text.selector=p'));
-    assert.equal(body.data.text, TEXT);
-    assert.equal(body.headers['content-type'], 'text/html', 'the target\'s own header is reported, not the label');
+    const shot = async (path: string): Promise<{ title: string; png: PNG }> => {
+      const { status, body } = await service.json(q(`${base}${path}`, `screenshot=true&${VIEW}`));
+      assert.equal(status, 200, JSON.stringify(body));
+      const image = await fetch(body.data.screenshot.url);
+      return { title: body.data.title, png: PNG.sync.read(Buffer.from(await image.arrayBuffer())) };
+    };
+
+    const fetchedTitle = async (path: string): Promise<string> => (await service.json(q(`${base}${path}`, 'prerender=false'))).body.data.title;
+
+    for (const name of [...Object.keys(PAGES), 'frame']) {
+      test(`${name}: the rendered title is the fetched one, the pixels the declared twin's`, async () => {
+        const [undeclared, twin] = [await shot(`/${name}`), await shot(`/${name}-declared`)];
+        assert.equal(undeclared.title, await fetchedTitle(`/${name}`));
+        assert.equal(undeclared.title, twin.title);
+        assert.ok(undeclared.png.data.equals(twin.png.data), `${name}: the screenshot differs from the declared twin's`);
+      });
+    }
+
+    test('the text is the page\'s, not mojibake', async () => {
+      assert.equal((await shot('/utf8')).title, TEXT);
+      const { body } = await service.json(q(`${base}/utf8`, 'prerender=true&meta=false&data.text.selector=p'));
+      assert.equal(body.data.text, TEXT);
+      assert.equal(body.headers['content-type'], 'text/html', 'the target\'s own header is reported, not the label');
+    });
   });
-});
+}

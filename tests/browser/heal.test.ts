@@ -196,7 +196,7 @@ describe('the health probe', () => {
       return open(options);
     };
     try {
-      const title = await withPage({ host, policy: config.policy }, new Budget(15_000), { ...PLAIN_SETUP, offline: true }, async ({ page }) => {
+      const title = await withPage({ host, policy: config.policy, maxBodyBytes: config.maxBodyBytes }, new Budget(15_000), { ...PLAIN_SETUP, offline: true }, async ({ page }) => {
         await page.setContent('<title>opened</title>');
         return page.title();
       });

@@ -142,7 +142,7 @@ describe('browser lifecycle', () => {
 
 describe('withPage', () => {
   const host = new BrowserHost({ chromium: { mode: 'local', path: undefined, processes: 'multi' }, policy: AddressPolicy.fromSetting(''), extraArgs: TEST_ARGS });
-  const env = { host, policy: AddressPolicy.fromSetting('') };
+  const env = { host, policy: AddressPolicy.fromSetting(''), maxBodyBytes: 1024 * 1024 };
   const setup = PLAIN_SETUP;
   after(() => host.closeBrowser());
 

@@ -3,12 +3,13 @@
  * the server is closed on teardown, and every open socket is destroyed so slow routes cannot hold it open.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import { createServer as createNetServer, type AddressInfo, type Socket } from 'node:net';
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
 export interface TestServer {
-  /** `http://127.0.0.1:<port>` */
+  /** `http://127.0.0.1:<port>` (`https:` with `tls`) */
   readonly url: string;
   readonly port: number;
   /** Requests seen, by path (with query), in order. */
@@ -17,11 +18,12 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startServer(routes: Record<string, Route> = {}): Promise<TestServer> {
+/** With `tls`, an https server with that key and certificate. */
+export async function startServer(routes: Record<string, Route> = {}, tls?: { key: string; cert: string }): Promise<TestServer> {
   const table = new Map(Object.entries(routes));
   const hits: string[] = [];
   const sockets = new Set<Socket>();
-  const server = createServer(async (req, res) => {
+  const serve: Route = async (req, res) => {
     hits.push(req.url ?? '');
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const handler = table.get(path);
@@ -35,7 +37,9 @@ export async function startServer(routes: Record<string, Route> = {}): Promise<T
       if (!res.headersSent) res.writeHead(500);
       res.end(String(error));
     }
-  });
+  };
+  // The raw socket under TLS too ('connection'), so close() can cut it.
+  const server = tls ? createTlsServer(tls, serve) : createServer(serve);
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -43,7 +47,7 @@ export async function startServer(routes: Record<string, Route> = {}): Promise<T
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `${tls ? 'https' : 'http'}://127.0.0.1:${port}`,
     port,
     hits,
     route: (path, handler) => void table.set(path, handler),

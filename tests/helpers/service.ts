@@ -47,6 +47,8 @@ export interface ServiceOptions {
   oembedProviders?: readonly OembedProvider[];
   /** Receives the core's events (what the Lambda handler counts as metrics). */
   events?: AppEvents;
+  /** Chromium flags after the tests' own (TEST_BROWSER_ARGS). */
+  browserArgs?: readonly string[];
   /** Load first what the local service loads at start-up (app.prepare: workers, the adblock engine, Lighthouse). */
   prepared?: boolean;
 }
@@ -63,8 +65,8 @@ async function setUp({ allowHosts = '127.0.0.1,localhost', cacheDir, env = {} }:
   return { dir, cacheDir, env: { GLANCE_ALLOW_HOSTS: allowHosts, GLANCE_STORAGE_DIR: join(dir, 'assets'), GLANCE_CACHE_DIR: cacheDir, ...env } };
 }
 
-const buildApp = (config: Config, { resolver, oembedProviders, events }: ServiceOptions): App =>
-  createApp(config, { resolver, browserArgs: TEST_BROWSER_ARGS, oembedProviders, ...(events ? { events } : {}) });
+const buildApp = (config: Config, { resolver, oembedProviders, events, browserArgs = [] }: ServiceOptions): App =>
+  createApp(config, { resolver, browserArgs: [...TEST_BROWSER_ARGS, ...browserArgs], oembedProviders, ...(events ? { events } : {}) });
 
 function withJson(request: Service['request']): Service['json'] {
   return async (query, init) => {
