@@ -143,7 +143,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       if (loadMs !== undefined) headers['x-fetch-time'] = `${Math.round(loadMs)}ms`;
       // The etag is made here, once, and kept with the answer in the cache.
       if (!options.embed) return { answer: await withEtag(await jsonInSlices(200, envelope, headers)) };
-      const embedDeps = { ...proxyDeps, target: url, outbound, hop, maxBytes: config.embedProxyMaxBytes, budget, timings };
+      const embedDeps = { ...proxyDeps, target: url, outbound, hop: outbound.mediaHop(hop), maxBytes: config.embedProxyMaxBytes, budget, timings };
       const answer = await budget.race(embedAnswer(envelope, { ...options, embed: options.embed }, headers, embedDeps), timeUp(options.timeout));
       return { answer: await withEtag(answer) };
     } catch (error) {
@@ -220,7 +220,9 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       const budget = Budget.until(Math.min(request.receivedAt + options.timeout, limit));
       const answer = cache.answer(
         key,
-        { ttl: options.ttl, staleTtl: options.staleTtl, force: options.force || origin === 'refresh', deadline: budget.deadline },
+        // `force` is the caller's, not a page's: a nested answer may come from the cache, so a page naming a Glance
+        // embed address with `force` cannot make each of its readers cost a render.
+        { ttl: options.ttl, staleTtl: options.staleTtl, force: (depth === 0 && options.force) || origin === 'refresh', deadline: budget.deadline },
         () => produce(url, options, budget, timings, request.requestId, mediaHop(depth)),
         { rawQueryString: request.rawQueryString, headers: request.headers },
       );

@@ -3,9 +3,9 @@
  * address: a page naming Glance's own endpoint (as its image, its redirect target, a subresource) would make every
  * answer ask Glance again, each of those fan out again, without end. Yet a Glance embed address is what the README
  * recommends as a page's `og:image`, so a media address of Glance must be answered once. Two marks:
- * - every request Glance sends carries HOP_HEADER, the depth the request would have at a Glance: `1` for the media
- *   probes (ping, `embed.proxy`) of a caller's request, `2` for everything else and for everything a nested request
- *   sends. A request arriving with `1` is answered as a nested one (its own requests all carry `2`); any other value
+ * - every request Glance sends carries HOP_HEADER, the depth the request would have at a Glance: `1` for the first
+ *   NESTED_PROBES media probes (ping, `embed.proxy`) of a caller's request, `2` for everything else and for
+ *   everything a nested request sends, so one caller's request sets off at most NESTED_PROBES nested ones. A request arriving with `1` is answered as a nested one (its own requests all carry `2`); any other value
  *   is refused with ELOOP before any work, so another deployment or a second name of this one cannot be led round
  *   more than once. A stranger may send `1` too: a nested request does strictly less (no further Glance, its own
  *   cache entries), so the header can only make Glance refuse more;
@@ -24,12 +24,15 @@ export type Depth = 0 | 1;
 export type Hop = '1' | '2';
 export const FINAL_HOP: Hop = '2';
 
-/** What the media probes of an answer at `depth` carry; every other request of it carries FINAL_HOP. */
+/** What the media probes of an answer at `depth` may carry (at most NESTED_PROBES of them, lib/guard/outbound.ts);
+ *  every other request of it carries FINAL_HOP. */
 export const mediaHop = (depth: Depth): Hop => (depth === 0 ? '1' : FINAL_HOP);
 
+/** The host name as DNS compares it: without case, and `example.` (fully qualified) one with `example`. */
+export const hostOf = (url: URL): string => url.hostname.toLowerCase().replace(/\.$/, '');
+
 /** `host:port` with the scheme's default port filled in: how two addresses of one service are compared. */
-export const authorityOf = (url: URL): string =>
-  `${url.hostname.toLowerCase().replace(/\.$/, '')}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
+export const authorityOf = (url: URL): string => `${hostOf(url)}:${url.port || (url.protocol === 'https:' ? '443' : '80')}`;
 
 /** The depth an inbound request is answered at, from its HOP_HEADER; ELOOP past the one nested level. */
 export function depthOf(hop: string | undefined): Depth {

@@ -6,6 +6,7 @@
  * never queued, and what needed it (a ping, an oEmbed endpoint) counts as unreachable.
  */
 import { GlanceError } from '../errors.ts';
+import { FINAL_HOP, hostOf, type Hop } from './loop.ts';
 
 export interface OutboundLimits {
   /** Requests one answer may send, all hosts together. */
@@ -21,6 +22,13 @@ export interface OutboundLimits {
  */
 export const OUTBOUND_LIMITS: OutboundLimits = Object.freeze({ total: 100, perHost: 40 });
 
+/**
+ * Media probes of one answer that may carry hop `1` (lib/guard/loop.ts), each of which a Glance answers with a full
+ * nested request: the page's image and one more is what an og:image at a Glance embed address needs; a page naming
+ * 40 of them must not turn one request into 40 renders. Later probes carry FINAL_HOP and a Glance refuses them.
+ */
+export const NESTED_PROBES = 2;
+
 /** A request not made because the answer's allowance is spent: not a fact about the URL, so never cached as one. */
 export class OutboundLimitError extends GlanceError {
   constructor(url: URL, limit: string) {
@@ -34,6 +42,7 @@ export class Outbound {
   readonly #limits: OutboundLimits;
   readonly #byHost = new Map<string, number>();
   #total = 0;
+  #nested = 0;
 
   constructor(limits: OutboundLimits = OUTBOUND_LIMITS) {
     this.#limits = limits;
@@ -44,9 +53,16 @@ export class Outbound {
     return this.#total;
   }
 
+  /** The hop mark for one more media probe that would carry `wanted`: `1` for the first NESTED_PROBES, then FINAL_HOP. */
+  mediaHop(wanted: Hop): Hop {
+    if (wanted === FINAL_HOP || this.#nested >= NESTED_PROBES) return FINAL_HOP;
+    this.#nested += 1;
+    return wanted;
+  }
+
   /** Counts one request to `url`, or throws OutboundLimitError when a limit is reached (and counts nothing). */
   take(url: URL): void {
-    const host = url.hostname.toLowerCase();
+    const host = hostOf(url);
     const forHost = this.#byHost.get(host) ?? 0;
     if (this.#total >= this.#limits.total) throw new OutboundLimitError(url, `${this.#limits.total} outbound requests`);
     if (forHost >= this.#limits.perHost) throw new OutboundLimitError(url, `${this.#limits.perHost} requests to one host`);

@@ -66,9 +66,10 @@ export async function pingMedia(
   // Surplus probes wait for a slot (the Semaphore's default): each is cheap to hold back and has its own deadline.
   const slots = new Semaphore(CONCURRENCY);
   const probeUrl = (field: MediaField) => async (url: string): Promise<MediaObject | null> => {
-    const run = (): Promise<ProbeOutcome> => slots.run(() => probeOutcome(url, field, budget, deps));
-    // By hop too: a Glance embed address is reachable for a caller's answer and refused for a nested one.
-    const shared = deps.cache ? deps.cache.through(`${field} ${deps.hop ?? FINAL_HOP} ${url}`, run) : run().then((outcome) => outcome.media);
+    // Decided before the cache, which keys by hop: a Glance embed address is reachable with `1` and refused with `2`.
+    const hop = deps.outbound?.mediaHop(deps.hop ?? FINAL_HOP) ?? deps.hop ?? FINAL_HOP;
+    const run = (): Promise<ProbeOutcome> => slots.run(() => probeOutcome(url, field, budget, { ...deps, hop }));
+    const shared = deps.cache ? deps.cache.through(`${field} ${hop} ${url}`, run) : run().then((outcome) => outcome.media);
     try {
       // A shared in-flight probe may have started with a longer budget than this request's.
       const media = await budget.race(shared, () => null);

@@ -41,7 +41,7 @@ export interface ProbeDeps {
 
 export interface ProbeOutcome {
   media: MediaObject | null;
-  /** False when the answer says more about our budget than about the URL (a deadline cut short): not cached. */
+  /** False when the answer says more about this moment than about the URL (a timeout, a 429, a 5xx): not cached. */
   lasting: boolean;
 }
 
@@ -97,9 +97,22 @@ function mediaObject(url: string, type: string | null, size: number | undefined,
 
 const UNREACHABLE: ProbeOutcome = { media: null, lasting: true };
 
+/**
+ * A probe's own deadline. This service's embed address probed with hop `1` is answered by a full nested request (a
+ * render, lib/guard/loop.ts), which takes longer than any media file: it gets what is left of the request's time.
+ */
+function timeLimit(url: string, deps: ProbeDeps): number {
+  const target = URL.parse(url);
+  return target && deps.hop === '1' && deps.policy.isOwn(target) ? Infinity : URL_TIME_LIMIT_MS;
+}
+
+/** Answers that say how the server is doing right now (overloaded, rate-limiting, looping), not whether the URL is live. */
+const isMomentary = (status: number): boolean => status === 429 || status >= 500;
+
 export async function probeOutcome(url: string, kind: MediaField, budget: Budget, deps: ProbeDeps): Promise<ProbeOutcome> {
-  const own = budget.slice(URL_TIME_LIMIT_MS);
-  const cutShort = own.remaining() < URL_TIME_LIMIT_MS;
+  const limit = timeLimit(url, deps);
+  const own = budget.slice(limit);
+  const cutShort = own.remaining() < limit;
   if (own.expired) return { media: null, lasting: false };
   const options: FetchOptions = {
     policy: deps.policy,
@@ -118,13 +131,14 @@ export async function probeOutcome(url: string, kind: MediaField, budget: Budget
     response = await openHead(url, options, body !== undefined);
   } catch (error) {
     // EFORBIDDENURL, EINVALURL, EFETCH, EMAXREDIRECTS, ETIMEOUT: all mean unreachable.
-    // Neither a deadline cut short nor a spent allowance says anything about the URL: not cached.
+    // Neither a timeout (a slow moment, or a nested Glance still rendering) nor a spent allowance says anything
+    // lasting about the URL: not cached.
     const timedOut = error instanceof GlanceError && error.code === 'ETIMEOUT';
-    return { media: null, lasting: !(timedOut && cutShort) && !(error instanceof OutboundLimitError) };
+    return { media: null, lasting: !timedOut && !(error instanceof OutboundLimitError) };
   }
   if (response.statusCode < 200 || response.statusCode > 299) {
     response.cancel();
-    return UNREACHABLE;
+    return isMomentary(response.statusCode) ? { media: null, lasting: false } : UNREACHABLE;
   }
 
   const declared = declaredSize(response);
@@ -153,7 +167,7 @@ export async function probeOutcome(url: string, kind: MediaField, budget: Budget
   return { media: mediaObject(url, type, size, facts), lasting: true };
 }
 
-/** Probes one URL within `budget` (and at most URL_TIME_LIMIT_MS): its enriched media object, or null. */
+/** Probes one URL within `budget` (and at most URL_TIME_LIMIT_MS, see timeLimit): its enriched media object, or null. */
 export async function probe(url: string, kind: MediaField, budget: Budget, deps: ProbeDeps): Promise<MediaObject | null> {
   return (await probeOutcome(url, kind, budget, deps)).media;
 }

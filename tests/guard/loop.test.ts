@@ -121,6 +121,37 @@ describe('loop refusal', () => {
     }
   });
 
+  test('a page naming five distinct embed addresses of this service sets off at most two nested requests', async () => {
+    // Each names a page that is not there, so each nested answer fails and the next candidate is tried.
+    const embeds = [1, 2, 3, 4, 5].map((n) => `${glance.url}/?${q(`${site.url}/gone-${n}`, 'embed=image.url&force')}`);
+    const [og, twitter, named, thumbnail, imageSrc] = embeds.map(attr);
+    site.route(
+      '/many',
+      html(
+        `<title>many</title><meta property="og:image" content="${og}"><meta name="twitter:image" content="${twitter}">` +
+          `<meta name="image" content="${named}"><meta name="thumbnail" content="${thumbnail}"><link rel="image_src" href="${imageSrc}">`,
+      ),
+    );
+    const hits = site.hits.length;
+    // The image's candidates alone, so that no other field's probe takes one of the two.
+    const { status, body } = await glance.json(q(`${site.url}/many`, 'ping.logo=false&ping.audio=false&ping.video=false'));
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.equal(body.data.image, null);
+    const nested = site.hits.slice(hits).filter((hit) => hit.startsWith('/gone-'));
+    assert.deepEqual(nested.sort(), ['/gone-1', '/gone-2'], 'the first two were answered as nested requests, the rest refused without one');
+  });
+
+  test('`force` in a nested request is ignored: its answer may come from the cache', async () => {
+    const page = `${site.url}/source`;
+    const first = await glance.json(q(page), { headers: { 'x-glance-hop': '1' } });
+    assert.equal(first.status, 200);
+    const hits = fetchesOf('/source', 0);
+    const forced = await glance.json(q(page, 'force'), { headers: { 'x-glance-hop': '1' } });
+    assert.equal(forced.status, 200);
+    assert.equal(forced.headers.get('x-cache-status'), 'HIT');
+    assert.equal(fetchesOf('/source', 0), hits, 'the page was not fetched again');
+  });
+
   test('parseTarget refuses an own address whatever its default port spelling, unless the request is answered once', () => {
     const policy = AddressPolicy.fromSetting('', { own: ['https://glance.example'] });
     for (const url of ['https://glance.example/', 'https://GLANCE.example:443/?url=x', 'https://glance.example./']) {

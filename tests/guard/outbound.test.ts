@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { fetchPage } from '../../lib/fetch/index.ts';
-import { Outbound, OutboundLimitError, OUTBOUND_LIMITS } from '../../lib/guard/outbound.ts';
+import { NESTED_PROBES, Outbound, OutboundLimitError, OUTBOUND_LIMITS } from '../../lib/guard/outbound.ts';
 import { probeOutcome } from '../../lib/ping/probe.ts';
 import { Budget } from '../../lib/time/budget.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
@@ -25,6 +25,20 @@ describe('Outbound', () => {
     assert.throws(() => outbound.take(new URL('https://victim.example/3')), /2 requests to one host/);
     outbound.take(new URL('https://other.example/'));
     assert.equal(outbound.sent, 3);
+  });
+
+  test('a fully qualified name (trailing dot) counts with its plain form', () => {
+    const outbound = new Outbound({ total: 10, perHost: 2 });
+    outbound.take(new URL('https://glance.example/1'));
+    outbound.take(new URL('https://Glance.Example./2'));
+    assert.throws(() => outbound.take(new URL('https://glance.example./3')), /2 requests to one host/);
+  });
+
+  test(`at most ${NESTED_PROBES} media probes carry hop 1, whatever else they count; a nested answer's none`, () => {
+    const outbound = new Outbound();
+    const marks = Array.from({ length: 5 }, () => outbound.mediaHop('1'));
+    assert.deepEqual(marks, ['1', '1', '2', '2', '2']);
+    assert.equal(new Outbound().mediaHop('2'), '2');
   });
 
   test('the documented defaults', () => {

@@ -5,6 +5,8 @@ import { after, before, describe, test } from 'node:test';
 import { Budget } from '../../lib/time/budget.ts';
 import { AddressPolicy } from '../../lib/guard/policy.ts';
 import { probe } from '../../lib/ping/index.ts';
+import { probeOutcome } from '../../lib/ping/probe.ts';
+import { URL_TIME_LIMIT_MS } from '../../lib/time/limits.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import * as make from './fixtures.ts';
 import { deps, endless, serve } from './helpers.ts';
@@ -238,5 +240,31 @@ describe('durations over HTTP', () => {
   test('WebM, with its picture size', async () => {
     const media = await probe(`${server.url}/clip.webm`, 'video', budget(), deps());
     assert.deepEqual([media?.type, media?.duration, media?.width, media?.height, media?.duration_pretty], ['webm', 75.2, 1280, 720, '1m']);
+  });
+});
+
+describe('an answer about the server’s moment is not lasting (the ping cache does not keep it)', () => {
+  let moment: TestServer;
+  before(async () => {
+    moment = await startServer({
+      '/busy': (_req, res) => void res.writeHead(429, { 'retry-after': '30' }).end(),
+      '/looping': (_req, res) => void res.writeHead(508, { 'content-type': 'application/json' }).end('{"status":"error","code":"ELOOP"}'),
+      '/down': (_req, res) => void res.writeHead(503).end(),
+      '/gone': (_req, res) => void res.writeHead(404).end(),
+      '/silent': () => undefined,
+    });
+  });
+  after(() => moment.close());
+
+  test('429, 508 and 503 are unreachable for now; a 404 is unreachable for good', async () => {
+    for (const path of ['/busy', '/looping', '/down']) {
+      assert.deepEqual(await probeOutcome(`${moment.url}${path}`, 'image', budget(), deps()), { media: null, lasting: false }, path);
+    }
+    assert.deepEqual(await probeOutcome(`${moment.url}/gone`, 'image', budget(), deps()), { media: null, lasting: true });
+  });
+
+  test('a probe that used its whole own time limit (a nested Glance still rendering, say) is not lasting', async () => {
+    const outcome = await probeOutcome(`${moment.url}/silent`, 'image', budget(URL_TIME_LIMIT_MS + 2000), deps());
+    assert.deepEqual(outcome, { media: null, lasting: false });
   });
 });
