@@ -2,10 +2,10 @@
  * Issue 25: Chromium never guesses UTF-8 for an http(s) page (blink's text_encoding_detector.cc refuses it, to keep
  * sites labelling), so an undeclared UTF-8 page is drawn `CafÃ©` while the fetch path reads `Café`. The proxy tells
  * the browser, in the document's Content-Type, the charset the fetch path would choose (lib/fetch/charset.ts), so
- * both read the same characters. Only undeclared HTML: a charset the server, a BOM or a <meta> declares is honoured
- * by browsers already; CSS and scripts without a charset of their own take their document's; XHTML follows XML's
- * rules (its declaration, else UTF-8), which leave nothing to guess; text/plain is left as browsers read it, since
- * the same answer may be a page's fetch() or XHR, and labelling it would change what the page's scripts read.
+ * both read the same characters. Only documents (loadsDocument: a page's fetch() or XHR reads its answer as it
+ * came), and only undeclared HTML: a charset the server, a BOM or a <meta> declares is honoured by browsers
+ * already; CSS and scripts without a charset of their own take their document's; XHTML follows XML's rules (its
+ * declaration, else UTF-8), which leave nothing to guess; text/plain is left as browsers read it.
  *
  * The bytes pass unchanged, so Content-Length and the content coding still hold. Only the body's first SNIFF_BYTES
  * (decoded) are held, and no longer than SNIFF_WAIT_MS once some came, so a page that streams is still drawn as it
@@ -25,6 +25,33 @@ const SNIFF_WAIT_MS = 500;
  * Chromium's 32 connections to a proxy, a page makes the proxy hold a few MB at most.
  */
 const MAX_HELD_BYTES = 2 * SNIFF_BYTES;
+
+/** Where Chromium draws what it asked for as a document: the page, or a frame. */
+const DOCUMENT_DESTINATIONS: ReadonlySet<string> = new Set(['document', 'iframe', 'frame']);
+
+/**
+ * Documents sniffed for a charset a page, by the proxy (http) and by DevTools (https) each: past it they pass
+ * unlabelled. Choosing a charset for a head that is not UTF-8 runs chardet on the main thread, 27–82 ms for 64 KB;
+ * a page can load up to PAGE_LIMITS.total (1000) frames, or fetch()es that claim to be documents, which would hold
+ * the process over a minute. 16 keeps a page and its frames labelled and the worst case near 1.3 s a path, in
+ * slices of at most 82 ms.
+ */
+export const MAX_SNIFFED = 16;
+
+/**
+ * Whether `request` loads a document, the page or a frame: only those are labelled. A page's fetch() or XHR is
+ * left as it came, since a label would change what the page's scripts read (an XHR decodes by it), and its answers
+ * are many. Chromium says so in Sec-Fetch-Dest, which scripts cannot set, but sends it to potentially trustworthy
+ * URLs only (localhost here: https crosses the proxy unread), so a plain http request has none; there, Chromium's
+ * Accept for documents (text/html first) tells them from fetch() and XHR (which accept any type unless the script
+ * says otherwise).
+ * A script that sends that Accept itself reads its answer as a frame would; the proxy's cap bounds what it costs.
+ */
+export function loadsDocument(request: IncomingMessage): boolean {
+  const destination = request.headers['sec-fetch-dest'];
+  if (destination !== undefined) return DOCUMENT_DESTINATIONS.has(destination.toLowerCase());
+  return /^text\/html\s*(?:[,;]|$)/i.test(request.headers.accept ?? '');
+}
 
 /** `text/html` answered with a body and no charset a browser would use in its Content-Type. */
 export function mayLackCharset(method: string | undefined, status: number, contentType: string | undefined): boolean {

@@ -19,7 +19,7 @@ import type { CDPSession, Page, Protocol } from 'puppeteer-core';
 import { SNIFF_BYTES, undeclaredCharset } from '../fetch/charset.ts';
 import { HOP_BY_HOP } from '../http/hop-by-hop.ts';
 import type { Budget } from '../time/budget.ts';
-import { mayLackCharset, withCharset } from './charset.ts';
+import { MAX_SNIFFED, mayLackCharset, withCharset } from './charset.ts';
 
 /** The share of the page's remaining budget a document may be held for. */
 const HOLD_SHARE = 0.5;
@@ -88,6 +88,7 @@ const contentTypeOf = (headers: readonly Protocol.Fetch.HeaderEntry[] | undefine
 export async function labelDocuments(page: Page, limits: () => HoldLimits): Promise<DocumentCharsets> {
   const session = await page.createCDPSession();
   const sent = new Map<string, string>();
+  let sniffed = 0;
 
   /** Answers a paused document: as it came, or labelled; `taken` once its body is ours to fulfil. */
   const label = async (event: Protocol.Fetch.RequestPausedEvent, taken: { body: boolean }): Promise<void> => {
@@ -95,7 +96,10 @@ export async function labelDocuments(page: Page, limits: () => HoldLimits): Prom
     const contentType = contentTypeOf(responseHeaders);
     // A pause before the answer came (Chromium pauses some frame navigations at both stages), or a failed one.
     if (status === undefined || responseHeaders === undefined) return void (await session.send('Fetch.continueRequest', { requestId }));
-    if (!mayLackCharset(event.request.method, status, contentType)) return void (await session.send('Fetch.continueResponse', { requestId }));
+    if (sniffed >= MAX_SNIFFED || !mayLackCharset(event.request.method, status, contentType)) {
+      return void (await session.send('Fetch.continueResponse', { requestId }));
+    }
+    sniffed += 1;
     const { maxBytes, budget } = limits();
     const { stream } = await session.send('Fetch.takeResponseBodyAsStream', { requestId });
     taken.body = true;

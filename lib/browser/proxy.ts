@@ -4,7 +4,8 @@
  * which vets it exactly as the fetcher does: `parseTarget` for the URL (IP literals, `localhost`), then
  * `guardedLookup` on the address actually connected to. A refused request fails inside the page (403 to
  * Chromium); the capture goes on. One proxy serves one browser context, so its refusals belong to one page.
- * An http HTML document that declares no charset is labelled with the one the fetcher reads it in (charset.ts).
+ * An http HTML document or frame (not a page's fetch or XHR, and at most MAX_SNIFFED of them a page) that declares
+ * no charset is labelled with the one the fetcher reads it in (charset.ts).
  *
  * No request interception is needed for other schemes: ws/wss travel as CONNECT tunnels through here, data:,
  * blob: and about: never touch the network, Chromium refuses file: and chrome: from web pages, and it no longer
@@ -18,7 +19,7 @@ import { guardedLookup, systemResolver, type Resolver } from '../guard/lookup.ts
 import { fetchFailure } from '../fetch/errors.ts';
 import { HOP_BY_HOP } from '../http/hop-by-hop.ts';
 import { parseTarget, type AddressPolicy } from '../guard/policy.ts';
-import { mayLackCharset, sniffCharset, withCharset } from './charset.ts';
+import { loadsDocument, MAX_SNIFFED, mayLackCharset, sniffCharset, withCharset } from './charset.ts';
 
 export interface ProxyOptions {
   policy: AddressPolicy;
@@ -49,6 +50,7 @@ export interface GuardedProxy {
 
 /** Bounds the memory a page that fires thousands of refused (or labelled) requests can make us hold. */
 const MAX_LOGGED = 200;
+
 
 /**
  * Hop-by-hop fields describe the connection to the proxy, not the request; `proxy-*` are ours. Fields named in
@@ -88,11 +90,11 @@ const statusOf = (error: GlanceError): readonly [number, string] => REFUSALS[err
 const statusLine = (error: GlanceError): string => statusOf(error).join(' ');
 
 /**
- * Answers Chromium with `answer`, an undeclared HTML document labelled with the charset the fetcher reads it in;
- * `labelled` is told the Content-Type it replaced.
+ * Answers Chromium with `answer`, labelled when `sniff` (an undeclared HTML document) with the charset the fetcher
+ * reads it in; `labelled` is told the Content-Type it replaced.
  */
-async function relay(method: string | undefined, answer: IncomingMessage, res: ServerResponse, labelled: (sent: string) => void): Promise<void> {
-  const { held, charset } = mayLackCharset(method, answer.statusCode ?? 0, answer.headers['content-type']) ? await sniffCharset(answer) : { held: [], charset: undefined };
+async function relay(answer: IncomingMessage, res: ServerResponse, sniff: boolean, labelled: (sent: string) => void): Promise<void> {
+  const { held, charset } = sniff ? await sniffCharset(answer) : { held: [], charset: undefined };
   if (res.destroyed) return;
   if (charset !== undefined) labelled(answer.headers['content-type']!);
   res.writeHead(answer.statusCode ?? 502, answer.statusMessage, withCharset(endToEnd(answer.rawHeaders), charset));
@@ -109,6 +111,13 @@ export async function startProxy({ policy, resolver = systemResolver, offline = 
   const failures = new Map<string, ProxyFailure>();
   const sentTypes = new Map<string, string>();
   const tunnels = new Set<Duplex>();
+  let sniffed = 0;
+  /** Whether `answer` to `req` is an undeclared document this proxy still sniffs (MAX_SNIFFED); counts it. */
+  const sniffs = (req: IncomingMessage, answer: IncomingMessage): boolean => {
+    if (sniffed >= MAX_SNIFFED || !loadsDocument(req) || !mayLackCharset(req.method, answer.statusCode ?? 0, answer.headers['content-type'])) return false;
+    sniffed += 1;
+    return true;
+  };
 
   const record = (target: string, error: GlanceError): GlanceError => {
     const failure = { target, error };
@@ -152,7 +161,7 @@ export async function startProxy({ policy, resolver = systemResolver, offline = 
     });
     upstream.on('response', (answer) => {
       answer.on('error', () => res.destroy());
-      void relay(req.method, answer, res, (sent) => {
+      void relay(answer, res, sniffs(req, answer), (sent) => {
         if (sentTypes.size < MAX_LOGGED) sentTypes.set(failureKey(url), sent);
       });
     });

@@ -59,6 +59,18 @@ const PAGES: Record<string, readonly [Route, Route]> = {
 const framing = (src: string): Route =>
   bytes(Buffer.from(page('Frame', '<style>iframe{border:0;width:600px;height:120px}</style>').replace('</p>', `</p><iframe src="${src}"></iframe>`)), 'text/html; charset=utf-8');
 
+/**
+ * A page whose script reads the undeclared /cp1252 by XHR (synchronous, so read before the page loads), as a fetch()
+ * would be: its destination is not a document, so the proxy leaves it as it came, and the script sees what it would
+ * without Glance (no charset, so XHR decodes as UTF-8, to U+FFFD where cp1252 has é).
+ */
+const XHR_PAGE = `<!doctype html><samp></samp><script>
+const xhr = new XMLHttpRequest();
+xhr.open('GET', '/cp1252', false);
+xhr.send();
+document.querySelector('samp').textContent = xhr.getResponseHeader('content-type') + ' ' + (xhr.responseText.includes('\\uFFFD') ? 'as UTF-8' : 'relabelled');
+</script>`;
+
 const VIEW = 'viewport.width=600&viewport.height=300&viewport.deviceScaleFactor=1';
 
 /**
@@ -81,6 +93,7 @@ for (const scheme of ['http', 'https'] as const) {
       const foreign = `${scheme}://localhost:${site.port}`;
       site.route('/frame', framing(`${foreign}/utf8`));
       site.route('/frame-declared', framing(`${foreign}/utf8-declared`));
+      site.route('/xhr', bytes(Buffer.from(XHR_PAGE), 'text/html; charset=utf-8'));
       if (secure) tls.setDefaultCACertificates([...tls.getCACertificates('default'), CERT]);
       service = await startService(secure ? { resolver: fixedResolver('127.0.0.1'), browserArgs: ['--ignore-certificate-errors'] } : {});
     });
@@ -112,6 +125,12 @@ for (const scheme of ['http', 'https'] as const) {
       const { body } = await service.json(q(`${base}/utf8`, 'prerender=true&meta=false&data.text.selector=p'));
       assert.equal(body.data.text, TEXT);
       assert.equal(body.headers['content-type'], 'text/html', 'the target\'s own header is reported, not the label');
+    });
+
+    test('a page\'s own request for undeclared HTML reads it as the browser would without Glance', async () => {
+      const { status, body } = await service.json(q(`${base}/xhr`, 'prerender=true&meta=false&data.text.selector=samp'));
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.equal(body.data.text, 'text/html as UTF-8');
     });
   });
 }
