@@ -4,6 +4,7 @@
  * here: OPTIONS preflight, lower-case header names, HEAD without a body, CORS and security headers. Data flows one
  * way: method and key → query → target check → cache → pipeline (load, extract, capture, store) → respond.
  */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createKeyCheck } from './http/api-keys.ts';
 import {
   cacheHeaders,
@@ -19,7 +20,7 @@ import {
 import type { Config } from './config.ts';
 import { GlanceError } from './errors.ts';
 import { parseTarget, type Resolver, type VettedUrl } from './fetch/index.ts';
-import { depthOf, HOP_HEADER, mediaHop, type Hop } from './guard/loop.ts';
+import { depthOf, HOP_HEADER, mediaHop, NESTED_PROOF_HEADER, type Hop } from './guard/loop.ts';
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import { pickPaths } from './http/data-paths.ts';
 import { runPipeline, type PipelineDeps } from './pipeline/index.ts';
@@ -101,8 +102,10 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   const work = deps.work ?? new WorkPool({ size: config.workers });
   const audits = new WorkPool({ size: 1, maxWaiting: MAX_WAITING_REPORTS, resourceLimits: LIGHTHOUSE_LIMITS, closeGraceMs: REPORT_CLOSE_MS });
   const browserArgs = [...config.chromiumArgs, ...(deps.browserArgs ?? [])];
+  const nestedProof = randomBytes(24).toString('base64url');
   const pipeline: PipelineDeps = {
     config,
+    nestedProof,
     work,
     audits,
     browserArgs,
@@ -161,10 +164,17 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
    * wrong key is counted against its address before it is refused, so keys cannot be guessed at speed. `counted`
    * gets the verdict even when it refuses (its headers go on the refusal).
    */
+  const proof = Buffer.from(nestedProof);
+  const provesNested = (given: string | undefined): boolean => {
+    const bytes = Buffer.from(given ?? '');
+    return bytes.length === proof.length && timingSafeEqual(bytes, proof);
+  };
+
   async function admit(request: ApiRequest, arrival: Budget, counted: (verdict: RateVerdict) => void): Promise<void> {
     const presented = request.headers['x-api-key'];
     const refused = checkKey && (await arrival.race(checkKey(presented).then(() => undefined, (error: unknown) => error), timeUp(TIMEOUT.max)));
-    if (limiter) {
+    // A nested request this process set off: its caller's request was counted (NESTED_PROOF_HEADER).
+    if (limiter && !provesNested(request.headers[NESTED_PROOF_HEADER])) {
       const validKey = checkKey && refused === undefined ? presented : undefined;
       const verdict = limiter.take(clientOf(validKey, clientAddress(request.clientAddress, request.headers['x-forwarded-for'], config.trustProxyHops)));
       counted(verdict);

@@ -5,8 +5,9 @@
  * recommends as a page's `og:image`, so a media address of Glance must be answered once. Two marks:
  * - every request Glance sends carries HOP_HEADER, the depth the request would have at a Glance: `1` for the first
  *   NESTED_PROBES media probes (ping, `embed.proxy`) of a caller's request, `2` for everything else and for
- *   everything a nested request sends, so one caller's request sets off at most NESTED_PROBES nested ones. A request arriving with `1` is answered as a nested one (its own requests all carry `2`); any other value
- *   is refused with ELOOP before any work, so another deployment or a second name of this one cannot be led round
+ *   everything a nested request sends, so one caller's request sets off at most NESTED_PROBES nested ones. A
+ *   request arriving with `1` is answered as a nested one (its own requests all carry `2`); any other value is
+ *   refused with ELOOP before any work, so another deployment or a second name of this one cannot be led round
  *   more than once. A stranger may send `1` too: a nested request does strictly less (no further Glance, its own
  *   cache entries), so the header can only make Glance refuse more;
  * - the service's own public address (GLANCE_PUBLIC_URL) is refused as a target like a private address whenever the
@@ -16,6 +17,14 @@ import { GlanceError } from '../errors.ts';
 
 /** Sent on every outbound request; its presence on an inbound one means the caller is a Glance. */
 export const HOP_HEADER = 'x-glance-hop';
+
+/**
+ * Sent, with a secret of the process, on a probe with hop `1` to this service's own address (and nowhere else: it
+ * is a target-only header, dropped on a redirect to another origin). A nested request that carries it was set off
+ * by a caller's request this process already counted, so the rate limit does not count it again: otherwise every
+ * caller's Glance media would share one bucket, the service's own address, which one stranger could empty.
+ */
+export const NESTED_PROOF_HEADER = 'x-glance-nested';
 
 /** How deep in a chain of Glance requests an answer is: 0 for a caller's, 1 for one a Glance asked for. */
 export type Depth = 0 | 1;

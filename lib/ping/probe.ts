@@ -12,7 +12,7 @@ import type { MediaField } from '../data/fields.ts';
 import type { Budget } from '../time/budget.ts';
 import { GlanceError } from '../errors.ts';
 import { openResponse, type AddressPolicy, type FetchOptions, type FetchResponse, type Resolver } from '../fetch/index.ts';
-import type { Hop } from '../guard/loop.ts';
+import { NESTED_PROOF_HEADER, type Hop } from '../guard/loop.ts';
 import { OutboundLimitError, type Outbound } from '../guard/outbound.ts';
 import type { MediaObject } from '../media/object.ts';
 import { essence, HTML_TYPES, typeFromContentType, typeFromUrl } from '../media/types.ts';
@@ -31,6 +31,8 @@ export interface ProbeDeps {
   outbound?: Outbound | undefined;
   /** The loop mark the probes carry: `1` lets a Glance embed address (an og:image) be answered once (lib/guard/loop.ts). */
   hop?: Hop | undefined;
+  /** This process's NESTED_PROOF_HEADER value, sent with a hop `1` probe of this service's own address. */
+  nestedProof?: string | undefined;
   /**
    * With `palette`: image and logo probes read the whole body (up to `limit` bytes) in the same GET, without a
    * Range, and leave each complete image's bytes in `sink` by URL, so the palette is decoded from what was
@@ -98,19 +100,21 @@ function mediaObject(url: string, type: string | null, size: number | undefined,
 const UNREACHABLE: ProbeOutcome = { media: null, lasting: true };
 
 /**
- * A probe's own deadline. This service's embed address probed with hop `1` is answered by a full nested request (a
- * render, lib/guard/loop.ts), which takes longer than any media file: it gets what is left of the request's time.
+ * Whether the probe is of this service's own address with hop `1`: answered by a full nested request (a render,
+ * lib/guard/loop.ts), which takes longer than any media file, so it gets what is left of the request's time; and
+ * it carries the process's proof that its caller was counted.
  */
-function timeLimit(url: string, deps: ProbeDeps): number {
+const nestedAtSelf = (url: string, deps: ProbeDeps): boolean => {
   const target = URL.parse(url);
-  return target && deps.hop === '1' && deps.policy.isOwn(target) ? Infinity : URL_TIME_LIMIT_MS;
-}
+  return target !== null && deps.hop === '1' && deps.policy.isOwn(target);
+};
 
 /** Answers that say how the server is doing right now (overloaded, rate-limiting, looping), not whether the URL is live. */
 const isMomentary = (status: number): boolean => status === 429 || status >= 500;
 
 export async function probeOutcome(url: string, kind: MediaField, budget: Budget, deps: ProbeDeps): Promise<ProbeOutcome> {
-  const limit = timeLimit(url, deps);
+  const nested = nestedAtSelf(url, deps);
+  const limit = nested ? Infinity : URL_TIME_LIMIT_MS;
   const own = budget.slice(limit);
   const cutShort = own.remaining() < limit;
   if (own.expired) return { media: null, lasting: false };
@@ -124,6 +128,7 @@ export async function probeOutcome(url: string, kind: MediaField, budget: Budget
     // The reading below stops at the bytes it needs, so the fetcher's whole-body limit must not refuse a big file.
     maxBytes: Number.MAX_SAFE_INTEGER,
     headers: { accept: ACCEPT[kind] },
+    ...(nested && deps.nestedProof ? { targetOnly: { [NESTED_PROOF_HEADER]: deps.nestedProof } } : {}),
   };
   const body = kind === 'image' || kind === 'logo' ? deps.body : undefined;
   let response: FetchResponse;

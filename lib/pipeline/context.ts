@@ -37,6 +37,8 @@ export interface PipelineDeps {
   readonly audits: WorkPool;
   /** Chromium flags beyond the configuration's (tests keep Chromium's DNS on the machine), for every browser. */
   readonly browserArgs: readonly string[];
+  /** Sent with a caller's media probes of this service's own address (NESTED_PROOF_HEADER, lib/guard/loop.ts). */
+  readonly nestedProof: string;
 }
 
 export type FetchMode = 'fetch' | 'prerender' | 'skipped';

@@ -162,3 +162,31 @@ describe('loop refusal', () => {
     assert.equal(parseTarget('http://glance.example/', policy).protocol, 'http:');
   });
 });
+
+describe('a nested request and the local rate limit', () => {
+  let site: TestServer;
+  let glance: Service;
+  before(async () => {
+    site = await startServer();
+    glance = await startService({ env: { GLANCE_RATE_LIMIT: '1', GLANCE_RATE_LIMIT_WINDOW: '1h' } });
+    site.route('/photo.png', (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(png(64, 48)));
+    site.route('/source', html('<title>source</title><meta property="og:image" content="/photo.png">'));
+    const embedded = `${glance.url}/?${q(`${site.url}/source`, 'embed=image.url')}`;
+    site.route('/card', html(`<title>card</title><meta property="og:image" content="${attr(embedded)}">`));
+  });
+  after(async () => {
+    await glance.close();
+    await site.close();
+  });
+
+  test("is not counted again (its caller was), while a stranger's hop header is counted like any request", async () => {
+    // The caller uses the address's one request; the nested one arrives from the same address, with the proof.
+    const { status, body, headers } = await glance.json(q(`${site.url}/card`));
+    assert.equal(status, 200, JSON.stringify(body));
+    assert.equal(headers.get('x-rate-limit-remaining'), '0');
+    assert.equal(body.data.image?.type, 'png', 'the nested request was answered, not refused by the limit');
+    const stranger = await glance.json(q(`${site.url}/source`), { headers: { 'x-glance-hop': '1', 'x-glance-nested': 'guess' } });
+    assert.equal(stranger.status, 429);
+    assert.equal(stranger.body.code, 'ERATE');
+  });
+});

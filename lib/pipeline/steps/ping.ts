@@ -12,7 +12,7 @@ export const ping: Step = {
     // requests (5 MB each), so these probes skip the shared cache: the whole answer is cached by lib/cache.
     const body = options.palette ? { limit: PALETTE_MAX_BYTES, sink: ctx.bodies } : undefined;
     const cache = body ? undefined : deps.pingCache;
-    const probeDeps = { policy: deps.config.policy, userAgent: deps.config.userAgent, resolver: deps.resolver, outbound: ctx.outbound, hop: ctx.hop, cache, body };
+    const probeDeps = { policy: deps.config.policy, userAgent: deps.config.userAgent, resolver: deps.resolver, outbound: ctx.outbound, hop: ctx.hop, nestedProof: deps.nestedProof, cache, body };
     const pinged = await ctx.timings.measure('ping', () => pingMedia(media, options.ping, budget.slice(Infinity, ANSWER_RESERVE_MS), probeDeps));
     Object.assign(ctx.data, pinged);
   },

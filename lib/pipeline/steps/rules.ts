@@ -26,7 +26,7 @@ export const rules: Step = {
     const { page, wanted, options, budget, deps, timings } = ctx;
     if (!page || !wanted.rules) return;
     const slots = new Semaphore(PING_CONCURRENCY);
-    const probeDeps = { policy: deps.config.policy, userAgent: deps.config.userAgent, resolver: deps.resolver, outbound: ctx.outbound, hop: ctx.hop, cache: deps.pingCache };
+    const probeDeps = { policy: deps.config.policy, userAgent: deps.config.userAgent, resolver: deps.resolver, outbound: ctx.outbound, hop: ctx.hop, nestedProof: deps.nestedProof, cache: deps.pingCache };
     const workBudget = budget.slice(Infinity, ANSWER_RESERVE_MS);
     let pinged = 0;
     const media = async (type: MediaType, url: string): Promise<unknown> => {
