@@ -97,7 +97,9 @@ export async function prepare(open: OpenPage, options: Options, budget: Budget):
 export async function hydrate(open: OpenPage, maxHeight: number, budget: Budget): Promise<number | undefined> {
   if (!open.page.isJavaScriptEnabled()) return undefined;
   open.phase = 'while scrolling through the page';
-  const scroll = (await bounded(reactsToScrolling(open.page), Math.min(FULL_PAGE_CHECK_MS, budget.remaining() * FULL_PAGE_SHARE))) ?? true;
+  // Unknown is true: the pass as before (OpenPage.consentWorld).
+  const check = open.consentWorld ? undefined : bounded(reactsToScrolling(open.page), Math.min(FULL_PAGE_CHECK_MS, budget.remaining() * FULL_PAGE_SHARE));
+  const scroll = (await check) ?? true;
   const totalMs = Math.floor(Math.min(FULL_PAGE_SCROLL_MS + FULL_PAGE_IMAGES_MS, budget.remaining() * FULL_PAGE_SHARE));
   const scrollMs = Math.min(FULL_PAGE_SCROLL_MS, totalMs);
   const steps = scroll ? FULL_PAGE_MAX_STEPS : 0;

@@ -16,6 +16,7 @@ import { frameGeometry } from './overlay/frame.ts';
 import { browserTimeout, isTimeout } from './errors.ts';
 import { inPage, TOP_AND_HEIGHT } from './inpage.ts';
 import type { OpenPage } from './page.ts';
+import { glanceSession } from './session.ts';
 
 export interface Screenshot {
   readonly body: Buffer;
@@ -81,13 +82,9 @@ async function elementClip(open: OpenPage, selector: string, budget: Budget) {
 }
 
 async function scrollOffsets(page: Page): Promise<{ pageX: number; pageY: number }> {
-  const session = await page.createCDPSession();
-  try {
-    const { cssVisualViewport } = await session.send('Page.getLayoutMetrics');
-    return cssVisualViewport;
-  } finally {
-    await session.detach().catch(() => undefined);
-  }
+  const session = await glanceSession(page);
+  const { cssVisualViewport } = await session.send('Page.getLayoutMetrics');
+  return cssVisualViewport;
 }
 
 /**

@@ -21,6 +21,7 @@ import { fileURLToPath } from 'node:url';
 import type { CDPSession, Page, Protocol } from 'puppeteer-core';
 import { Budget } from '../time/budget.ts';
 import { parseConsentMessage, type ConsentEval } from './consent-messages.ts';
+import { glanceSession } from './session.ts';
 
 /** The isolated world autoconsent runs in, and the binding it sends through (both per frame). */
 const WORLD = '__glance_consent__';
@@ -118,7 +119,7 @@ export function consentScript(): Promise<ConsentScript> {
 export interface Consent {
   /** Resolves once no frame is dismissing a banner, or when `budget` ends: the capture goes on either way. */
   settled(budget: Budget): Promise<void>;
-  /** Stops answering and detaches: autoconsent stays where it is in the page (a prehidden banner stays hidden). */
+  /** Stops answering and listening: autoconsent stays where it is in the page (a prehidden banner stays hidden). */
   stop(): Promise<void>;
 }
 
@@ -259,7 +260,7 @@ export async function watchConsent(page: Page): Promise<Consent> {
     ]);
   };
 
-  const session = await page.createCDPSession();
+  const session = await glanceSession(page);
   await attach(session);
 
   /** Whether any frame is busy (busyUntil), and when the next one stops being so without a word from it. */
@@ -301,7 +302,12 @@ export async function watchConsent(page: Page): Promise<Consent> {
     stop: async () => {
       stopped = true;
       changed = undefined;
-      await session.detach().catch(ignore);
+      // The session is the page's (session.ts) and stays attached: frames opened from now on are not held for
+      // autoconsent, and the page's events stop coming to it.
+      await Promise.all([
+        session.send('Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }).catch(ignore),
+        session.send('Runtime.disable').catch(ignore),
+      ]);
     },
   };
 }

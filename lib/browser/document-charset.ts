@@ -20,6 +20,7 @@ import { SNIFF_BYTES, undeclaredCharset } from '../fetch/charset.ts';
 import { HOP_BY_HOP } from '../http/hop-by-hop.ts';
 import type { Budget } from '../time/budget.ts';
 import { MAX_SNIFFED, mayLackCharset, withCharset } from './charset.ts';
+import { glanceSession } from './session.ts';
 
 /** The share of the page's remaining budget a document may be held for. */
 const HOLD_SHARE = 0.5;
@@ -86,7 +87,7 @@ const contentTypeOf = (headers: readonly Protocol.Fetch.HeaderEntry[] | undefine
  * set up before its request was known (the warm spare) holds by that request's budget.
  */
 export async function labelDocuments(page: Page, limits: () => HoldLimits): Promise<DocumentCharsets> {
-  const session = await page.createCDPSession();
+  const session = await glanceSession(page);
   const sent = new Map<string, string>();
   let sniffed = 0;
 

@@ -268,6 +268,7 @@ export function createRenderer({ config, work, resolver, extraArgs, events }: Re
           if (options.adblock) await enableAdblock(open.page, config.adblock, work);
           // Consent tools are scripts: with scripts off there is none to answer, and autoconsent could not run.
           const consent = options.adblock && options.javascript ? await watchConsent(open.page) : undefined;
+          open.consentWorld = consent !== undefined;
           const wantsCapture = capture.screenshot || capture.pdf;
           const reserve = wantsCapture ? Math.min(CAPTURE_RESERVE_MS, budget.remaining() * CAPTURE_RESERVE_SHARE) : 0;
           const loading = budget.slice(Infinity, reserve);

@@ -18,6 +18,7 @@ import { browserTimeout, isGone, pageCrashed } from './errors.ts';
 import { startProxy, type GuardedProxy } from './proxy.ts';
 import { interceptRequests, type Route } from './intercept.ts';
 import { labelDocuments, type DocumentCharsets } from './document-charset.ts';
+import { glanceSession } from './session.ts';
 import type { Spare, SpareOps } from './spare.ts';
 
 /** What went wrong with the browser, for whoever counts it (the Lambda handler's metrics). */
@@ -70,6 +71,11 @@ export interface OpenPage {
   phase: string;
   /** The address being rendered, for messages. */
   subject: string;
+  /**
+   * autoconsent runs in a world of its own in the page (consent.ts). Measured: while it does, the heap walk of
+   * scrolling.ts finds none of the page's IntersectionObservers, so whether the page reacts to scrolling is unknown.
+   */
+  consentWorld: boolean;
 }
 
 /** The caller's headers as the fetcher would send them (validated, hop-by-hop dropped), minus its defaults. */
@@ -138,19 +144,14 @@ async function applySetup(page: Page, setup: PageSetup, primed?: Primed): Promis
 }
 
 /**
- * Puppeteer's emulateMediaType and emulateMediaFeatures each send Emulation.setEmulatedMedia with only their
- * half, and each call resets the other half; print media with features therefore goes in one call of our own.
- * `reset`: the page had other features emulated (a primed spare), which screen media without features must clear.
+ * Media type and features in one call, on Glance's session of the page (session.ts: the one session whose media
+ * lasts). Puppeteer's emulateMediaType and emulateMediaFeatures each send only their half, resetting the other.
+ * `reset`: the page had other media emulated (a primed spare), which screen media without features must clear.
  */
 async function emulateMedia(page: Page, mediaType: MediaType, features: MediaFeature[], reset: boolean): Promise<void> {
-  if (mediaType === 'screen') {
-    if (features.length > 0 || reset) await page.emulateMediaFeatures(features);
-    return;
-  }
-  // Its own session's settings are not the page's: the page's own features are cleared first.
-  if (reset) await page.emulateMediaFeatures([]);
-  const session = await page.createCDPSession();
-  await session.send('Emulation.setEmulatedMedia', { media: mediaType, features });
+  if (mediaType === 'screen' && features.length === 0 && !reset) return;
+  const session = await glanceSession(page);
+  await session.send('Emulation.setEmulatedMedia', { media: mediaType === 'screen' ? '' : mediaType, features });
 }
 
 /** What createBrowserContext's `downloadBehavior` does for a context of its own, for the default one. */
@@ -360,7 +361,7 @@ async function attempt<T>(
     // A primed spare may reach `goto` without a word to its browser, which may have stopped answering while the
     // spare waited: one probe beside the navigation (and more at once while silent) finds that, as opening would.
     if (spare) stopWatching = watchOpening(env.host, spare.lease.browser, { firstMs: 0, untilAnswered: true });
-    session = { page, proxy, documents, budget, phase: 'while opening', subject: 'the page' };
+    session = { page, proxy, documents, budget, phase: 'while opening', subject: 'the page', consentWorld: false };
     return Promise.race([fn(session), crashed]);
   })();
   try {

@@ -14,6 +14,7 @@
  * closed page — answers true, the pass as before.
  */
 import type { CDPSession, Page } from 'puppeteer-core';
+import { glanceSession } from './session.ts';
 
 const LAZY = 'img[loading="lazy" i], iframe[loading="lazy" i]';
 const SCROLL_EVENTS = new Set(['scroll', 'scrollend']);
@@ -58,7 +59,7 @@ async function observers(session: CDPSession): Promise<number> {
 
 export async function reactsToScrolling(page: Page): Promise<boolean> {
   if (page.frames().length > 1) return true;
-  const session = await page.createCDPSession();
+  const session = await glanceSession(page);
   try {
     const [lazy, window, document] = await Promise.all([
       evaluate(session, `document.querySelector(${JSON.stringify(LAZY)}) !== null`, true),
@@ -72,6 +73,7 @@ export async function reactsToScrolling(page: Page): Promise<boolean> {
   } catch {
     return true;
   } finally {
-    await session.detach().catch(() => undefined);
+    // The session is the page's (session.ts) and stays: what this looked at is let go by its group.
+    await session.send('Runtime.releaseObjectGroup', { objectGroup: GROUP }).catch(() => undefined);
   }
 }

@@ -22,7 +22,7 @@ describe('@microlink/mql against the local service', () => {
       '/oembed': (_req, res) =>
         void res
           .writeHead(200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ version: '1.0', type: 'rich', html: '<p>Card</p><script async src="https://w.example/w.js"></script>' })),
+          .end(JSON.stringify({ version: '1.0', type: 'rich', html: '<p>Card</p><iframe src="https://w.example/card" width="350"></iframe><script async src="https://w.example/w.js"></script>' })),
     });
     service = await startService();
     strict = await startService({ allowHosts: '' });
@@ -50,7 +50,8 @@ describe('@microlink/mql against the local service', () => {
       iframe: { maxWidth: 350 },
       insights: { technologies: true, lighthouse: false },
     });
-    assert.deepEqual(data.iframe, { html: '<p>Card</p>', scripts: [{ async: true, src: 'https://w.example/w.js' }] });
+    // A page's own oEmbed endpoint (no known provider): its markup is kept to the player's https iframe.
+    assert.deepEqual(data.iframe, { html: '<iframe src="https://w.example/card" width="350"></iframe>', scripts: [] });
     const { insights } = data as typeof data & { insights: { technologies: Array<{ name: string }> } };
     assert.ok(insights.technologies.some(({ name }) => name === 'WordPress'));
   });

@@ -93,9 +93,12 @@ describe('full-page captures scroll only pages that react to scrolling', () => {
     await site.close();
   });
 
-  /** The full-page capture of `path` at 1×: the band's colour and the colour where the image goes. */
-  const capture = async (path: string) => {
-    const { screenshot } = await render(renderer, `${site.url}${path}`, 'screenshot.fullPage&viewport.deviceScaleFactor=1');
+  /**
+   * The full-page capture of `path` at 1×: the band's colour and the colour where the image goes. Without consent
+   * banners' autoconsent (adblock=false): while it runs in the page the check is not made (below).
+   */
+  const capture = async (path: string, query = 'adblock=false') => {
+    const { screenshot } = await render(renderer, `${site.url}${path}`, `screenshot.fullPage&viewport.deviceScaleFactor=1&${query}`);
     assert.ok(screenshot);
     const image = await decode(screenshot.body);
     assert.equal(image.height, HEIGHT);
@@ -104,6 +107,11 @@ describe('full-page captures scroll only pages that react to scrolling', () => {
 
   test('a page where nothing reacts to scrolling is captured whole without being scrolled', async () => {
     assert.deepEqual(await capture('/plain'), { band: WHITE, image: WHITE });
+  });
+
+  test('with autoconsent in the page (adblock, the default), the check is not made and the page is scrolled', async () => {
+    assert.deepEqual(await capture('/plain', 'adblock=true'), { band: RED, image: WHITE });
+    assert.deepEqual(await capture('/observer', 'adblock=true'), { band: RED, image: GREEN });
   });
 
   test('an image an IntersectionObserver loads is in the capture', async () => {
