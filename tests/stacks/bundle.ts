@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { findChromium } from '../../lib/browser/launch.ts';
-import { UNUSED_FILES, UNUSED_SCOPES } from '../../stacks/prune.ts';
+import { UNUSED_FILES, UNUSED_PATHS, UNUSED_SCOPES } from '../../stacks/prune.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { apiEvent, isolate, lambdaContext, outsideModules } from './lambda.ts';
 import type { Synthesized } from './synth.ts';
@@ -22,7 +22,7 @@ type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIG
 
 const MAX_BUNDLE_BYTES = 3 * 1024 * 1024;
 /** Strings only puppeteer-core's own code holds (CDP method names, its device table): absent unless it was bundled. */
-const PUPPETEER_MARKERS = ['Target.setAutoAttach', 'Page.captureScreenshot', 'Page.setLifecycleEventsEnabled', 'iPhone 15 Pro'];
+const PUPPETEER_MARKERS = ['DOM.describeNode', 'Page.captureScreenshot', 'Page.setLifecycleEventsEnabled', 'iPhone 15 Pro'];
 const CDN_URL = 'https://cdn.infra.test';
 const ROOT_MODULES = new URL('../../node_modules', import.meta.url).pathname;
 /** A string of Lighthouse's own code (its gather phase's timing label): absent unless it was bundled. */
@@ -149,6 +149,8 @@ export function describeBundle(built: () => Synthesized): void {
     test("carries Lighthouse with its unused error reporting, source maps and type declarations pruned", () => {
       assert.ok(existsSync(join(dir, 'node_modules', 'lighthouse', 'package.json')), 'lighthouse is installed beside the bundle');
       for (const scope of UNUSED_SCOPES) assert.ok(!existsSync(join(dir, 'node_modules', scope)), `${scope} was pruned`);
+      for (const path of UNUSED_PATHS) assert.ok(!existsSync(join(dir, 'node_modules', path)), `${path} was pruned`);
+      assert.ok(existsSync(join(dir, 'node_modules', '@duckduckgo/autoconsent/dist/autoconsent.playwright.js')), 'what consent.ts reads stays');
       const left = readdirSync(join(dir, 'node_modules'), { recursive: true, encoding: 'utf8' }).filter((name) => UNUSED_FILES.test(name));
       assert.deepEqual(left.slice(0, 5), [], 'no source map or declaration file is shipped');
     });
