@@ -13,7 +13,7 @@ import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { html, startServer, type Route } from '../tests/helpers/server.ts';
-import { deepJson, manyAttributes, nestedDivs, nestedText, ordinaryPage, siblings, unclosedLinks } from './lib/hostile.ts';
+import { deepJson, legacyPage, manyAttributes, nestedDivs, nestedText, ordinaryPage, siblings, unclosedLinks } from './lib/hostile.ts';
 import { runIfMain, type Part, type Table, type Target } from './lib/part.ts';
 import { ms, round } from './lib/stats.ts';
 import { prebuiltEngine, startTreeService, type TreeService } from './lib/tree-service.ts';
@@ -59,13 +59,15 @@ const CASES: readonly Case[] = [
   { name: 'JSON nested 100 000 deep (JSON-LD, attr=json)', path: '/deepjson', query: 'data.j.selector=pre&data.j.attr=json', timeoutMs: 5000, warm: { path: '/tiny', query: 'data.x.attr=json' } },
   { name: 'long runs in metadata (ReDoS shapes)', path: '/redos', query: '', timeoutMs: 5000 },
   { name: 'a shell whose body is 10 MB of tags (prerender=auto checks it)', path: '/tags', query: '', timeoutMs: 10_000 },
+  { name: 'an undeclared windows-1251 page (its encoding guessed)', path: '/legacy', query: '', timeoutMs: 5000 },
+  { name: 'screenshot of 16 frames of undeclared windows-1251 documents', path: '/legacy-frames', query: 'screenshot=true', timeoutMs: 15_000, warm: { path: '/plain', query: 'screenshot=true' } },
   { name: 'technologies + three rules, 10 MB page beyond Latin-1', path: '/wide10', query: 'insights.technologies&data.a.selectorAll=a&data.a.attr=href&data.t.attr=text&data.m.attr=markdown', timeoutMs: 10_000, warm: { path: '/tiny', query: 'insights.technologies&data.t.attr=text' } },
 ];
 
 /** The pages the cases need, each made when first asked for (the 39-megapixel PNG takes seconds to encode). */
 function routes(): Record<string, Route> {
   const made = new Map<string, Promise<string | Buffer>>();
-  const once = (key: string, make: () => Promise<string | Buffer> | string) => {
+  const once = (key: string, make: () => Promise<string | Buffer> | string | Buffer) => {
     let body = made.get(key);
     if (!body) made.set(key, (body = Promise.resolve(make())));
     return body;
@@ -78,10 +80,17 @@ function routes(): Record<string, Route> {
     });
     res.writeHead(200, { 'content-type': 'image/png' }).end(body);
   };
+  // Undeclared (no charset anywhere) and not UTF-8: chardet's statistics choose its encoding, over its first 64 KB.
+  const legacy: Route = async (req, res) => {
+    const body = await once(req.url ?? '', () => legacyPage(64 * 1024));
+    res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+  };
   const withImage = (src: string) => html(`<!doctype html><html><head><title>Image</title><meta property="og:image" content="${src}"></head><body>x</body></html>`);
   const text = `<p>${'Visible words in a server-rendered page. '.repeat(8)}</p>`;
   return {
     '/tiny': html('<title>tiny</title><h1>tiny</h1>'),
+    '/legacy': legacy,
+    '/legacy-frames': html(`<title>Frames</title>${Array.from({ length: 16 }, (_, i) => `<iframe src="/legacy?frame=${i}"></iframe>`).join('')}`),
     '/plain': html(`<!doctype html><html><head><title>Plain</title></head><body><h1>Plain</h1>${text}</body></html>`),
     '/deep': page(() => nestedDivs(300_000)),
     '/scripts': page(() => `<title>scripts</title><body>${text}${'<script '.repeat(40_000)}</body>`),

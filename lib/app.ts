@@ -256,7 +256,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   return {
     handle,
     prepare: async () =>
-      void (await Promise.all([work.prepare(['rules', 'technologies']), audits.prepare(['lighthouse']), pipeline.renderer().then((browser) => browser.prepare())])),
+      void (await Promise.all([work.prepare(['rules', 'technologies', 'charset']), audits.prepare(['lighthouse']), pipeline.renderer().then((browser) => browser.prepare())])),
     warmBrowser: async () => (await pipeline.renderer()).warm(),
     close: async () => {
       await sweeps.stop();

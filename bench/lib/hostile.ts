@@ -1,4 +1,5 @@
 /** Hostile and ordinary pages for bench/parse.ts and tests/app/hostile-html.test.ts. */
+import iconv from 'iconv-lite';
 
 /** `depth` nested `<div>`, closed again: 11 bytes a level (300 000 levels are 3.3 MB). */
 export const nestedDivs = (depth: number): string =>
@@ -41,3 +42,10 @@ export const unclosedLinks = (bytes: number): string =>
 /** One element with `count` attributes. */
 export const manyAttributes = (count: number): string =>
   `<!doctype html><html><head><title>Attributes</title></head><body><div ${Array.from({ length: count }, (_, i) => `a${i}="v"`).join(' ')}>x</div></body></html>`;
+
+/** A page of `bytes` of Russian prose in windows-1251 that declares no charset: its encoding is guessed by chardet. */
+export function legacyPage(bytes: number): Buffer {
+  const prose = 'Вчера вечером мы ходили в кино на новый российский фильм. Он нам очень понравился, хотя был довольно длинным. ';
+  const text = `<!doctype html><html><head><title>Новости</title></head><body><p>${prose.repeat(Math.ceil(bytes / prose.length))}</p></body></html>`;
+  return iconv.encode(text, 'windows-1251').subarray(0, bytes);
+}

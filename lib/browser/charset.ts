@@ -16,7 +16,7 @@ import type { IncomingMessage } from 'node:http';
 import { PassThrough, pipeline, type Transform } from 'node:stream';
 import { MIMEType } from 'node:util';
 import { contentDecoders } from '../fetch/body.ts';
-import { headerEncoding, SNIFF_BYTES, undeclaredCharset } from '../fetch/charset.ts';
+import { headerEncoding, SNIFF_BYTES, undeclaredCharset, type GuessEncoding } from '../fetch/charset.ts';
 
 /** How long a document's first bytes are waited for; past it the choice is made on what came (a slow stream). */
 const SNIFF_WAIT_MS = 500;
@@ -79,7 +79,7 @@ export interface Sniffed {
  * paused. A content coding we cannot undo, or a corrupt one, is not sniffed further: the answer goes on as it came,
  * or as its decoded start says.
  */
-export function sniffCharset(answer: IncomingMessage): Promise<Sniffed> {
+export function sniffCharset(answer: IncomingMessage, guess: GuessEncoding): Promise<Sniffed> {
   const contentType = answer.headers['content-type'];
   const decoders = contentDecoders(answer.headers['content-encoding']);
   if (!decoders) return Promise.resolve({ held: [], charset: undefined });
@@ -99,7 +99,9 @@ export function sniffCharset(answer: IncomingMessage): Promise<Sniffed> {
       output.off('data', decode).off('end', decodedAll);
       for (const stream of chain) stream.on('error', () => undefined).destroy();
       const head = Buffer.concat(decoded).subarray(0, SNIFF_BYTES);
-      resolve({ held, charset: head.length > 0 ? undeclaredCharset(head, contentType, whole) : undefined });
+      const charset = head.length > 0 ? undeclaredCharset(head, contentType, whole, guess) : Promise.resolve(undefined);
+      // A guess that failed (its worker gone or busy) leaves the page as the browser would read it.
+      resolve(charset.then((found) => ({ held, charset: found }), () => ({ held, charset: undefined })));
     };
     const hold = (chunk: Buffer): void => {
       held.push(chunk);

@@ -16,7 +16,7 @@
  * Chromium asks for in that frame's session.
  */
 import type { CDPSession, Page, Protocol } from 'puppeteer-core';
-import { SNIFF_BYTES, undeclaredCharset } from '../fetch/charset.ts';
+import { SNIFF_BYTES, undeclaredCharset, type GuessEncoding } from '../fetch/charset.ts';
 import { HOP_BY_HOP } from '../http/hop-by-hop.ts';
 import type { Budget } from '../time/budget.ts';
 import { MAX_SNIFFED, mayLackCharset, withCharset } from './charset.ts';
@@ -86,7 +86,7 @@ const contentTypeOf = (headers: readonly Protocol.Fetch.HeaderEntry[] | undefine
  * Labels the undeclared https documents `page` loads from now on; `limits()` is read at each document, so a page
  * set up before its request was known (the warm spare) holds by that request's budget.
  */
-export async function labelDocuments(page: Page, limits: () => HoldLimits): Promise<DocumentCharsets> {
+export async function labelDocuments(page: Page, limits: () => HoldLimits, guess: GuessEncoding): Promise<DocumentCharsets> {
   const session = await glanceSession(page);
   const sent = new Map<string, string>();
   let sniffed = 0;
@@ -106,7 +106,9 @@ export async function labelDocuments(page: Page, limits: () => HoldLimits): Prom
     taken.body = true;
     const { body, whole } = await readBody(session, stream, maxBytes, Math.max(0, budget.remaining() * HOLD_SHARE));
     // From its head, as the proxy decides (charset.ts): a check of megabytes would hold the event loop.
-    const charset = body.length > 0 ? undeclaredCharset(body.subarray(0, SNIFF_BYTES), contentType, whole && body.length <= SNIFF_BYTES) : undefined;
+    const head = body.subarray(0, SNIFF_BYTES);
+    // A guess that failed (its worker gone or busy) leaves the document as the browser would read it.
+    const charset = body.length > 0 ? await undeclaredCharset(head, contentType, whole && body.length <= SNIFF_BYTES, guess).catch(() => undefined) : undefined;
     if (charset !== undefined && sent.size < MAX_LOGGED) sent.set(keyOf(new URL(event.request.url)), contentType!);
     await session.send('Fetch.fulfillRequest', {
       requestId,

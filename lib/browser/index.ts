@@ -33,6 +33,7 @@ import { navigate } from './navigate.ts';
 import { imageFetcher, prepareOverlay, type OverlayDeps } from './overlay.ts';
 import { spareOps, withPage, type BrowserEvents, type OpenPage, type PageEnv, type PageSetup } from './page.ts';
 import { Spare } from './spare.ts';
+import { workerGuess } from '../work/charset.ts';
 
 export { FULL_PAGE_MAX_PIXELS } from './capture.ts';
 export { resolveDevice, deviceNames } from './devices.ts';
@@ -143,7 +144,7 @@ function selectorsOf(options: Options, shot: ScreenshotOptions | undefined): Arr
 export function createRenderer({ config, work, resolver, extraArgs, events }: RendererDeps): Renderer {
   const host = new BrowserHost({ chromium: config.chromium, policy: config.policy, extraArgs, maxPages: config.browserMaxPages });
   const limiter = new Limiter(MAX_PAGES);
-  const base: PageEnv = { host, policy: config.policy, maxBodyBytes: config.maxBodyBytes, resolver, events };
+  const base: PageEnv = { host, policy: config.policy, maxBodyBytes: config.maxBodyBytes, guess: workerGuess(work), resolver, events };
   /**
    * Where the process runs on after an answer (the local service), a page closes after it. In Lambda the environment
    * is frozen once the handler returns, so a close left for later would resume mid-way on the next invocation's

@@ -19,6 +19,7 @@ import { startProxy, type GuardedProxy } from './proxy.ts';
 import { interceptRequests, type Route } from './intercept.ts';
 import { labelDocuments, type DocumentCharsets } from './document-charset.ts';
 import { glanceSession } from './session.ts';
+import type { GuessEncoding } from '../fetch/charset.ts';
 import type { Spare, SpareOps } from './spare.ts';
 
 /** What went wrong with the browser, for whoever counts it (the Lambda handler's metrics). */
@@ -36,6 +37,8 @@ export interface PageEnv {
   readonly policy: AddressPolicy;
   /** The fetch path's body limit, which an undeclared https document is held to (document-charset.ts). */
   readonly maxBodyBytes: number;
+  /** Where undeclared documents' encodings are guessed (lib/work/charset.ts). */
+  readonly guess: GuessEncoding;
   readonly resolver?: Resolver | undefined;
   readonly events?: BrowserEvents | undefined;
   /** The warm spare page (spare.ts), taken by at most one attempt; none when GLANCE_BROWSER_SPARE=false. */
@@ -237,7 +240,7 @@ export type Closing = (closed: Promise<void>) => void;
 const abandoned = (what: string): Error => new Error(`The page was abandoned before ${what}.`);
 
 async function openPage(env: PageEnv, offline: boolean, holding: Holding, onBrowser: (lease: Lease) => void = () => undefined): Promise<Opened> {
-  const proxy = await startProxy({ policy: env.policy, resolver: env.resolver, offline });
+  const proxy = await startProxy(offline ? { policy: env.policy, offline: true } : { policy: env.policy, guess: env.guess, ...(env.resolver ? { resolver: env.resolver } : {}) });
   if (holding.over) {
     await proxy.close();
     throw abandoned('its proxy was ready');
@@ -354,7 +357,7 @@ async function attempt<T>(
     );
     crashed.catch(() => undefined);
     const [documents] = await Promise.all([
-      labelDocuments(page, () => ({ maxBytes: env.maxBodyBytes, budget })),
+      labelDocuments(page, () => ({ maxBytes: env.maxBodyBytes, budget }), env.guess),
       applySetup(page, setup, primed),
     ]);
     stopWatching?.();

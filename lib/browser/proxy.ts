@@ -16,17 +16,16 @@ import { connect, type AddressInfo, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { GlanceError } from '../errors.ts';
 import { guardedLookup, systemResolver, type Resolver } from '../guard/lookup.ts';
+import type { GuessEncoding } from '../fetch/charset.ts';
 import { fetchFailure } from '../fetch/errors.ts';
 import { HOP_BY_HOP } from '../http/hop-by-hop.ts';
 import { parseTarget, type AddressPolicy } from '../guard/policy.ts';
 import { loadsDocument, MAX_SNIFFED, mayLackCharset, sniffCharset, withCharset } from './charset.ts';
 
-export interface ProxyOptions {
-  policy: AddressPolicy;
-  resolver?: Resolver;
+export type ProxyOptions =
+  | { policy: AddressPolicy; resolver?: Resolver; offline?: false; /** Where undeclared documents' encodings are guessed. */ guess: GuessEncoding }
   /** Refuse everything: for contexts that must not touch the network (renderHtml, the default context). */
-  offline?: boolean;
-}
+  | { policy: AddressPolicy; offline: true };
 
 /** A request the proxy could not carry out, and why: EFORBIDDENURL (refused) or EFETCH (unreachable). */
 export interface ProxyFailure {
@@ -93,8 +92,8 @@ const statusLine = (error: GlanceError): string => statusOf(error).join(' ');
  * Answers Chromium with `answer`, labelled when `sniff` (an undeclared HTML document) with the charset the fetcher
  * reads it in; `labelled` is told the Content-Type it replaced.
  */
-async function relay(answer: IncomingMessage, res: ServerResponse, sniff: boolean, labelled: (sent: string) => void): Promise<void> {
-  const { held, charset } = sniff ? await sniffCharset(answer) : { held: [], charset: undefined };
+async function relay(answer: IncomingMessage, res: ServerResponse, sniff: GuessEncoding | undefined, labelled: (sent: string) => void): Promise<void> {
+  const { held, charset } = sniff ? await sniffCharset(answer, sniff) : { held: [], charset: undefined };
   if (res.destroyed) return;
   if (charset !== undefined) labelled(answer.headers['content-type']!);
   res.writeHead(answer.statusCode ?? 502, answer.statusMessage, withCharset(endToEnd(answer.rawHeaders), charset));
@@ -103,7 +102,9 @@ async function relay(answer: IncomingMessage, res: ServerResponse, sniff: boolea
   else answer.pipe(res);
 }
 
-export async function startProxy({ policy, resolver = systemResolver, offline = false }: ProxyOptions): Promise<GuardedProxy> {
+export async function startProxy(options: ProxyOptions): Promise<GuardedProxy> {
+  const { policy, offline = false } = options;
+  const [resolver, guess] = options.offline ? [systemResolver, undefined] : [options.resolver ?? systemResolver, options.guess];
   const lookup = guardedLookup(policy, resolver);
   // Keep-alive to targets: a page's subresources from one host reuse one vetted connection.
   const agent = new Agent({ keepAlive: true });
@@ -112,11 +113,11 @@ export async function startProxy({ policy, resolver = systemResolver, offline = 
   const sentTypes = new Map<string, string>();
   const tunnels = new Set<Duplex>();
   let sniffed = 0;
-  /** Whether `answer` to `req` is an undeclared document this proxy still sniffs (MAX_SNIFFED); counts it. */
-  const sniffs = (req: IncomingMessage, answer: IncomingMessage): boolean => {
-    if (sniffed >= MAX_SNIFFED || !loadsDocument(req) || !mayLackCharset(req.method, answer.statusCode ?? 0, answer.headers['content-type'])) return false;
+  /** The guess for `answer` to `req` when it is an undeclared document this proxy still sniffs (MAX_SNIFFED); counts it. */
+  const sniffs = (req: IncomingMessage, answer: IncomingMessage): GuessEncoding | undefined => {
+    if (!guess || sniffed >= MAX_SNIFFED || !loadsDocument(req) || !mayLackCharset(req.method, answer.statusCode ?? 0, answer.headers['content-type'])) return undefined;
     sniffed += 1;
-    return true;
+    return guess;
   };
 
   const record = (target: string, error: GlanceError): GlanceError => {

@@ -82,8 +82,11 @@ const declaredEncoding = (head: Buffer, contentType: string | undefined): string
 /** ISO-2022-JP is pure 7-bit, so valid UTF-8 too; its escape sequences (ESC) keep it from being read as UTF-8. */
 const mayBeUtf8 = (bytes: Buffer): boolean => !bytes.includes(0x1b);
 
-/** chardet's best guess from the head of an undeclared body that is not UTF-8, else what browsers fall back to. */
-function guessedEncoding(head: Buffer): string {
+/**
+ * chardet's best guess from the head of an undeclared body that is not UTF-8, else what browsers fall back to. Its
+ * statistics over SNIFF_BYTES take 27–82 ms of CPU: the service runs it in a worker (GuessEncoding, lib/work/).
+ */
+export function guessedEncoding(head: Uint8Array): string {
   for (const { name } of analyse(head.subarray(0, DETECTION_SAMPLE_BYTES))) {
     // HTML without a BOM is never UTF-16/32 in browsers; chardet offers them for binary-looking bytes.
     if (/^utf-(16|32)/i.test(name)) continue;
@@ -104,12 +107,11 @@ function validUtf8SoFar(bytes: Buffer, whole: boolean): boolean {
   }
 }
 
-/**
- * Better than browsers at guessing an undeclared body: valid UTF-8 is UTF-8 (legacy text almost never is), else
- * chardet's guess. `head` is the body's start, or all of it when `whole`.
- */
-const undeclaredEncoding = (head: Buffer, whole: boolean): string =>
-  validUtf8SoFar(head, whole) && mayBeUtf8(head) ? 'utf-8' : guessedEncoding(head);
+/** guessedEncoding where a deadline can stop it: the service's is a worker's (lib/work/charset.ts). */
+export type GuessEncoding = (head: Buffer) => Promise<string>;
+
+/** Valid UTF-8 is UTF-8 (legacy text almost never is). `head` is the body's start, or all of it when `whole`. */
+const isUtf8Head = (head: Buffer, whole: boolean): boolean => validUtf8SoFar(head, whole) && mayBeUtf8(head);
 
 /** How many first bytes of a body the choice of its encoding looks at, at most (a <meta> prescan, chardet's sample). */
 export const SNIFF_BYTES = DETECTION_SAMPLE_BYTES;
@@ -121,13 +123,14 @@ export const SNIFF_BYTES = DETECTION_SAMPLE_BYTES;
  * path does (issue 25: Chromium never guesses UTF-8 for an http(s) page). One case only can differ: a body valid
  * UTF-8 for SNIFF_BYTES and not after, which the fetcher, seeing it all, reads by chardet's guess instead.
  */
-export function undeclaredCharset(head: Buffer, contentType: string | undefined, whole: boolean): string | undefined {
-  return declaredEncoding(head, contentType) ? undefined : undeclaredEncoding(head, whole);
+export async function undeclaredCharset(head: Buffer, contentType: string | undefined, whole: boolean, guess: GuessEncoding): Promise<string | undefined> {
+  if (declaredEncoding(head, contentType)) return undefined;
+  return isUtf8Head(head, whole) ? 'utf-8' : guess(head);
 }
 
-/** Decodes an HTML (or text) body the way browsers do, but better at guessing (undeclaredEncoding). */
+/** Decodes an HTML (or text) body the way browsers do, but better at guessing, on this thread (tests and corpora). */
 export function decodeHtml(body: Buffer, contentType: string | undefined): { text: string; charset: string } {
-  const charset = declaredEncoding(body, contentType) ?? undeclaredEncoding(body, true);
+  const charset = declaredEncoding(body, contentType) ?? (isUtf8Head(body, true) ? 'utf-8' : guessedEncoding(body));
   // The decoder drops a BOM that matches its encoding; a BOM always wins above, so it always matches.
   return { text: new TextDecoder(charset).decode(body), charset };
 }
@@ -138,7 +141,7 @@ export function decodeHtml(body: Buffer, contentType: string | undefined): { tex
  * held the loop 30–45 ms, and joining the pieces of a 10 MB one 35 ms (70 ms past Latin-1, two bytes a character).
  * An undeclared body is decoded as UTF-8 until a byte says it is not.
  */
-export async function decodeBody(chunks: readonly Buffer[], contentType: string | undefined, signal?: AbortSignal): Promise<{ text: string[]; charset: string }> {
+export async function decodeBody(chunks: readonly Buffer[], contentType: string | undefined, guess: GuessEncoding, signal?: AbortSignal): Promise<{ text: string[]; charset: string }> {
   const head = headOf(chunks);
   const declared = declaredEncoding(head, contentType);
   if (declared) return { text: await decodeChunks(chunks, declared, signal), charset: declared };
@@ -149,7 +152,7 @@ export async function decodeBody(chunks: readonly Buffer[], contentType: string 
     });
     if (text !== undefined) return { text, charset: 'utf-8' };
   }
-  const guessed = guessedEncoding(head);
+  const guessed = await guess(head);
   return { text: await decodeChunks(chunks, guessed, signal), charset: guessed };
 }
 

@@ -6,7 +6,7 @@ import type { Budget } from '../time/budget.ts';
 import type { Config } from '../config.ts';
 import { essence, HTML_TYPES } from '../media/types.ts';
 import { headOf, type Text } from '../text/pieces.ts';
-import { decodeBody } from './charset.ts';
+import { decodeBody, type GuessEncoding } from './charset.ts';
 import { splitCallerHeaders } from './headers.ts';
 import { openResponse, type Redirect, type Resolver } from './index.ts';
 import type { VettedUrl } from '../guard/policy.ts';
@@ -35,6 +35,8 @@ export interface LoadOptions {
   headers: Record<string, string>;
   resolver?: Resolver | undefined;
   outbound?: Outbound | undefined;
+  /** Where an undeclared body's encoding is guessed (lib/work/charset.ts). */
+  guess: GuessEncoding;
   /** Read JSON and text bodies too (custom data rules may parse them), not only HTML. */
   text?: boolean;
 }
@@ -46,7 +48,7 @@ const HTML_START = /<(?:!doctype\s+html|html|head|body|meta|title|link|script)\b
 const SPACES = /\s*/y;
 const isTextual = (mime: string): boolean => mime === 'application/json' || mime.endsWith('+json') || mime.startsWith('text/');
 
-export async function loadPage(url: VettedUrl, { config, budget, headers, resolver, outbound, text: readText = false }: LoadOptions): Promise<LoadedPage> {
+export async function loadPage(url: VettedUrl, { config, budget, headers, resolver, outbound, guess, text: readText = false }: LoadOptions): Promise<LoadedPage> {
   const { everywhere, targetOnly } = splitCallerHeaders(headers);
   const response = await openResponse(url, {
     policy: config.policy,
@@ -71,7 +73,7 @@ export async function loadPage(url: VettedUrl, { config, budget, headers, resolv
     cancel();
     return { ...meta, content: { kind: 'other', contentType } };
   }
-  const { text } = await decodeBody(await Array.fromAsync(body), contentType, budget.signal());
+  const { text } = await decodeBody(await Array.fromAsync(body), contentType, guess, budget.signal());
   if (HTML_TYPES.has(mime) || startsLikeHtml(headOf(text, 2048))) {
     return { ...meta, content: { kind: 'html', html: text } };
   }

@@ -28,6 +28,8 @@ export const JOBS = {
     await loadEngine();
     return detectTechnologies;
   },
+  /** The encoding of an undeclared page that is not UTF-8: chardet's statistics over its head (lib/fetch/charset.ts). */
+  charset: async () => (await import('../fetch/charset.ts')).guessedEncoding,
   /** The adblock engine parsed from its lists (seconds of CPU), answered serialized. */
   adblockEngine: async () => (await import('../browser/adblock-engine.ts')).serializedEngine,
   /** A Lighthouse report, in a browser of the worker's own: its gathering and its audits' computation. */

@@ -113,6 +113,7 @@ const closing = (): GlanceError =>
 const TITLES: Readonly<Record<JobName, string>> = {
   rules: 'custom data rules',
   technologies: 'technology detection',
+  charset: 'character encoding detection',
   adblockEngine: 'adblock engine build',
   lighthouse: 'Lighthouse report',
 };

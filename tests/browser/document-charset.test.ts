@@ -15,6 +15,7 @@ import { CERT, KEY } from '../fetch/certificate.ts';
 import { fixedResolver } from '../fetch/setup.ts';
 import { launchBareBrowser } from '../helpers/browser.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
+import { localGuess } from '../helpers/charset.ts';
 
 const TEXT = 'Café — naïve';
 const PAGE = Buffer.from(`<!doctype html><title>${TEXT}</title><p>${TEXT}</p>`);
@@ -37,7 +38,7 @@ describe('undeclared https documents, labelled by DevTools', () => {
       },
       { key: KEY, cert: CERT },
     );
-    proxy = await startProxy({ policy: AddressPolicy.fromSetting('127.0.0.1'), resolver: fixedResolver('127.0.0.1') });
+    proxy = await startProxy({ policy: AddressPolicy.fromSetting('127.0.0.1'), resolver: fixedResolver('127.0.0.1'), guess: localGuess });
     browser = await launchBareBrowser(['--ignore-certificate-errors', `--proxy-server=${proxy.url}`, '--proxy-bypass-list=<-loopback>']);
   });
   after(async () => {
@@ -49,7 +50,7 @@ describe('undeclared https documents, labelled by DevTools', () => {
   const open = async (budgetMs: number, maxBytes = 1024 * 1024): Promise<{ page: Page; documents: DocumentCharsets }> => {
     const page = await browser.newPage();
     const budget = new Budget(budgetMs);
-    return { page, documents: await labelDocuments(page, () => ({ maxBytes, budget })) };
+    return { page, documents: await labelDocuments(page, () => ({ maxBytes, budget }), localGuess) };
   };
 
   test('a labelled document keeps its status, its other headers and its cookie', async () => {

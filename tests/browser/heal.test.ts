@@ -18,6 +18,7 @@ import { GlanceError } from '../../lib/errors.ts';
 import { errorResponse } from '../../lib/http/respond.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { chromiumChildren, codeOf, pixel, PLAIN_SETUP, png, render, TEST_ARGS, testRenderer } from './helpers.ts';
+import { localGuess } from '../helpers/charset.ts';
 
 const PAGE = '<!doctype html><title>ok</title><style>body{margin:0;background:rgb(0,128,0)}</style>';
 const green = (body: Buffer) => assert.deepEqual(pixel(png(body), 10, 10), [0, 128, 0, 255]);
@@ -196,7 +197,7 @@ describe('the health probe', () => {
       return open(options);
     };
     try {
-      const title = await withPage({ host, policy: config.policy, maxBodyBytes: config.maxBodyBytes }, new Budget(15_000), { ...PLAIN_SETUP, offline: true }, async ({ page }) => {
+      const title = await withPage({ host, policy: config.policy, maxBodyBytes: config.maxBodyBytes, guess: localGuess }, new Budget(15_000), { ...PLAIN_SETUP, offline: true }, async ({ page }) => {
         await page.setContent('<title>opened</title>');
         return page.title();
       });

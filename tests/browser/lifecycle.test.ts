@@ -15,6 +15,7 @@ import { Budget } from '../../lib/time/budget.ts';
 import { AddressPolicy } from '../../lib/guard/policy.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { codeOf, pixel, PLAIN_SETUP, png, render, TEST_ARGS, testRenderer } from './helpers.ts';
+import { localGuess } from '../helpers/charset.ts';
 
 const PAGE = '<!doctype html><title>ok</title><style>body{margin:0;background:rgb(0,128,0)}</style>';
 
@@ -142,7 +143,7 @@ describe('browser lifecycle', () => {
 
 describe('withPage', () => {
   const host = new BrowserHost({ chromium: { mode: 'local', path: undefined, processes: 'multi' }, policy: AddressPolicy.fromSetting(''), extraArgs: TEST_ARGS });
-  const env = { host, policy: AddressPolicy.fromSetting(''), maxBodyBytes: 1024 * 1024 };
+  const env = { host, policy: AddressPolicy.fromSetting(''), maxBodyBytes: 1024 * 1024, guess: localGuess };
   const setup = PLAIN_SETUP;
   after(() => host.closeBrowser());
 

@@ -11,6 +11,7 @@ import { decodeHtml } from '../../lib/fetch/charset.ts';
 import { AddressPolicy } from '../../lib/guard/policy.ts';
 import { startProxy, type GuardedProxy } from '../../lib/browser/proxy.ts';
 import { startServer, type Route, type TestServer } from '../helpers/server.ts';
+import { localGuess } from '../helpers/charset.ts';
 
 const UTF8 = Buffer.from('<!doctype html><title>Café — naïve</title><p>Café — naïve</p>');
 const CP1252 = Buffer.from('<!doctype html><title>Caf\xe9 \x97 na\xefve</title><p>Caf\xe9</p>', 'latin1');
@@ -65,7 +66,7 @@ describe('the proxy declares the charset of undeclared HTML', () => {
   });
   // A proxy per test: each serves one page, whose sniffs it counts.
   beforeEach(async () => {
-    proxy = await startProxy({ policy: AddressPolicy.fromSetting('127.0.0.1') });
+    proxy = await startProxy({ policy: AddressPolicy.fromSetting('127.0.0.1'), guess: localGuess });
   });
   afterEach(() => proxy.close());
   after(() => site?.close());

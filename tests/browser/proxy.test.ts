@@ -9,6 +9,7 @@ import { after, before, describe, test } from 'node:test';
 import { AddressPolicy } from '../../lib/guard/policy.ts';
 import { startProxy, type GuardedProxy } from '../../lib/browser/proxy.ts';
 import { startServer, type TestServer } from '../helpers/server.ts';
+import { localGuess } from '../helpers/charset.ts';
 
 interface Answer {
   status: number;
@@ -66,7 +67,7 @@ describe('guarded proxy', () => {
   after(() => site.close());
 
   test('forwards allowed http requests and drops hop-by-hop fields both ways', async () => {
-    const proxy = await startProxy({ policy: AddressPolicy.fromSetting('127.0.0.1') });
+    const proxy = await startProxy({ policy: AddressPolicy.fromSetting('127.0.0.1'), guess: localGuess });
     try {
       const answer = await viaProxy(proxy, `${site.url}/ok`, { connection: 'x-secret', 'x-secret': '1', 'x-kept': '2', 'proxy-authorization': 'a' });
       assert.equal(answer.status, 200);
@@ -84,7 +85,7 @@ describe('guarded proxy', () => {
   });
 
   test('refuses a private address with 403, never connecting, and records why', async () => {
-    const proxy = await startProxy({ policy: AddressPolicy.fromSetting('') });
+    const proxy = await startProxy({ policy: AddressPolicy.fromSetting(''), guess: localGuess });
     try {
       const hits = site.hits.length;
       const answer = await viaProxy(proxy, `${site.url}/ok`);
@@ -99,7 +100,7 @@ describe('guarded proxy', () => {
 
   test('checks names on the address they resolve to (a public-looking name that points at loopback)', async () => {
     const resolver = async () => [{ address: '127.0.0.1', family: 4 as const }];
-    const proxy = await startProxy({ policy: AddressPolicy.fromSetting(''), resolver });
+    const proxy = await startProxy({ policy: AddressPolicy.fromSetting(''), resolver, guess: localGuess });
     try {
       const hits = site.hits.length;
       assert.equal((await viaProxy(proxy, `http://rebind.example:${site.port}/ok`)).status, 403);
@@ -111,8 +112,8 @@ describe('guarded proxy', () => {
   });
 
   test('CONNECT opens a tunnel to an allowed address and refuses a private one', async () => {
-    const open = await startProxy({ policy: AddressPolicy.fromSetting('127.0.0.1') });
-    const closed = await startProxy({ policy: AddressPolicy.fromSetting('') });
+    const open = await startProxy({ policy: AddressPolicy.fromSetting('127.0.0.1'), guess: localGuess });
+    const closed = await startProxy({ policy: AddressPolicy.fromSetting(''), guess: localGuess });
     try {
       const through = await tunnel(open, `127.0.0.1:${site.port}`);
       assert.match(through, /^HTTP\/1\.1 200 Connection Established\r\n\r\nHTTP\/1\.1 200 OK[\s\S]*tunnelled$/);
@@ -128,7 +129,7 @@ describe('guarded proxy', () => {
   });
 
   test('refuses bad ports, plain and tunnelled, even on an exempt host', async () => {
-    const proxy = await startProxy({ policy: AddressPolicy.fromSetting('127.0.0.1') });
+    const proxy = await startProxy({ policy: AddressPolicy.fromSetting('127.0.0.1'), guess: localGuess });
     try {
       for (const port of [25, 6379]) {
         assert.equal((await viaProxy(proxy, `http://127.0.0.1:${port}/`)).status, 403);
@@ -144,7 +145,7 @@ describe('guarded proxy', () => {
     const resolver = async () => {
       throw Object.assign(new Error('getaddrinfo ENOTFOUND nowhere.example'), { code: 'ENOTFOUND' });
     };
-    const proxy = await startProxy({ policy: AddressPolicy.fromSetting(''), resolver });
+    const proxy = await startProxy({ policy: AddressPolicy.fromSetting(''), resolver, guess: localGuess });
     try {
       assert.equal((await viaProxy(proxy, 'http://nowhere.example/')).status, 502);
       const failure = proxy.failureFor(new URL('http://nowhere.example/'));
@@ -156,7 +157,7 @@ describe('guarded proxy', () => {
   });
 
   test('is not an origin server: a request that is not absolute-form is refused', async () => {
-    const proxy = await startProxy({ policy: AddressPolicy.fromSetting('127.0.0.1') });
+    const proxy = await startProxy({ policy: AddressPolicy.fromSetting('127.0.0.1'), guess: localGuess });
     try {
       assert.equal((await viaProxy(proxy, '/ok')).status, 400);
     } finally {

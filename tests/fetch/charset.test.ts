@@ -2,6 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import iconv from 'iconv-lite';
 import { decodeBody, decodeHtml, undeclaredCharset } from '../../lib/fetch/charset.ts';
+import { localGuess } from '../helpers/charset.ts';
 
 /**
  * Real-sized prose per encoding: detection is statistical and needs a paragraph, as real pages have. `label` is
@@ -200,7 +201,7 @@ describe('a body decoded as it was read, in pieces', () => {
 
   for (const contentType of ['text/html; charset=utf-8', 'text/html']) {
     test(`each piece stands alone, no pair cut, and together they are the page (${contentType})`, async () => {
-      const { text, charset } = await decodeBody(chunks, contentType);
+      const { text, charset } = await decodeBody(chunks, contentType, localGuess);
       assert.equal(charset, 'utf-8');
       assert.ok(text.length > 1, 'pieces');
       for (const piece of text) assert.equal(Buffer.from(piece).toString(), piece, 'a piece encodes to itself');
@@ -212,25 +213,25 @@ describe('a body decoded as it was read, in pieces', () => {
 describe('undeclaredCharset: what a browser is told, from the head alone', () => {
   const text = 'Grüße aus Köln — “quoted”';
 
-  test('for a whole body, the charset decodeHtml chooses, for each encoding detection tells apart', () => {
+  test('for a whole body, the charset decodeHtml chooses, for each encoding detection tells apart', async () => {
     for (const { encoding, text: prose } of CASES) {
       const body = iconv.encode(page(prose), encoding);
-      assert.equal(undeclaredCharset(body, 'text/html', true), decodeHtml(body, 'text/html').charset, encoding);
+      assert.equal(await undeclaredCharset(body, 'text/html', true, localGuess), decodeHtml(body, 'text/html').charset, encoding);
     }
   });
 
-  test('a head cut inside a character is still UTF-8; a whole body that ends so is not', () => {
+  test('a head cut inside a character is still UTF-8; a whole body that ends so is not', async () => {
     const body = Buffer.from(page(text));
     const cut = body.subarray(0, body.indexOf(Buffer.from('ü')) + 1);
-    assert.equal(undeclaredCharset(cut, 'text/html', false), 'utf-8');
-    assert.notEqual(undeclaredCharset(cut, 'text/html', true), 'utf-8');
+    assert.equal(await undeclaredCharset(cut, 'text/html', false, localGuess), 'utf-8');
+    assert.notEqual(await undeclaredCharset(cut, 'text/html', true, localGuess), 'utf-8');
   });
 
-  test('nothing to tell when the header, a BOM or a <meta> declares one', () => {
+  test('nothing to tell when the header, a BOM or a <meta> declares one', async () => {
     const body = Buffer.from(page(text));
-    assert.equal(undeclaredCharset(body, 'text/html; charset=utf-8', true), undefined);
-    assert.equal(undeclaredCharset(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]), 'text/html', true), undefined);
-    assert.equal(undeclaredCharset(Buffer.from(page(text, '<meta charset="utf-8">')), undefined, true), undefined);
-    assert.equal(undeclaredCharset(body, 'text/html; charset=no-such', true), 'utf-8', 'an unknown label declares nothing');
+    assert.equal(await undeclaredCharset(body, 'text/html; charset=utf-8', true, localGuess), undefined);
+    assert.equal(await undeclaredCharset(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), body]), 'text/html', true, localGuess), undefined);
+    assert.equal(await undeclaredCharset(Buffer.from(page(text, '<meta charset="utf-8">')), undefined, true, localGuess), undefined);
+    assert.equal(await undeclaredCharset(body, 'text/html; charset=no-such', true, localGuess), 'utf-8', 'an unknown label declares nothing');
   });
 });

@@ -1,6 +1,7 @@
 /** Loads the target with the guarded fetcher when only its HTML is wanted: the fast path, no browser. */
 import { loadPage } from '../../fetch/document.ts';
 import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
+import { workerGuess } from '../../work/charset.ts';
 import { needsHtml, type Step } from '../context.ts';
 
 export const fetch: Step = {
@@ -9,8 +10,17 @@ export const fetch: Step = {
   async run(ctx) {
     const { url, options, budget, deps } = ctx;
     ctx.mode = 'fetch';
+    const fetchBudget = budget.slice(Infinity, ANSWER_RESERVE_MS);
     ctx.page = await ctx.timings.measure('fetch', () =>
-      loadPage(url, { config: deps.config, budget: budget.slice(Infinity, ANSWER_RESERVE_MS), headers: options.headers, resolver: deps.resolver, outbound: ctx.outbound, text: ctx.wanted.rules !== undefined }),
+      loadPage(url, {
+        config: deps.config,
+        budget: fetchBudget,
+        headers: options.headers,
+        resolver: deps.resolver,
+        outbound: ctx.outbound,
+        guess: workerGuess(deps.work, fetchBudget),
+        text: ctx.wanted.rules !== undefined,
+      }),
     );
   },
 };
