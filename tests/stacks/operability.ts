@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { FEATURES } from '../../lib/pipeline/features.ts';
 import { CACHE_STATUSES, cacheMetric, featureMetric, METRIC, NAMESPACE, SERVICE } from '../../functions/metric-names.ts';
-import { THRESHOLDS } from '../../stacks/monitoring.ts';
+import { NOBODY, THRESHOLDS } from '../../stacks/monitoring.ts';
 import type { Synthesized } from './synth.ts';
 import { render, resource, resources, type Resource } from './template.ts';
 
@@ -66,8 +66,10 @@ export function describeOperability(stages: () => Stages): void {
       }
     });
 
-    test('alarms notify nobody unless asked; GLANCE_ALARM_EMAIL subscribes to a topic every alarm and recovery goes to', () => {
+    test('alarms notify nobody unless asked, and the AlarmTarget output says so; GLANCE_ALARM_EMAIL subscribes to a topic every alarm and recovery goes to', () => {
       const { prod, dev } = stages();
+      assert.equal(prod.template.toJSON().Outputs.AlarmTarget.Value, NOBODY);
+      assert.equal(dev.template.toJSON().Outputs.AlarmTarget.Value, 'ops@example.com');
       prod.template.resourceCountIs('AWS::SNS::Topic', 0);
       for (const alarm of Object.values(alarmsOf(prod))) assert.equal(alarm.AlarmActions, undefined);
 
