@@ -15,6 +15,7 @@ import { loadConfig, type Config } from '../lib/config.ts';
 import { withStandardHeaders } from '../lib/http/headers.ts';
 import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
 import { OPENAPI_PATH, openapiResponse } from '../lib/http/openapi.ts';
+import { bypassedOrigin, cameThroughOrigin, ORIGIN_HEADER } from '../lib/http/origin-guard.ts';
 import type { AccessRecord } from '../lib/http/access-log.ts';
 import type { ApiRequest, ApiResponse } from '../lib/http/types.ts';
 import { joined } from '../lib/text/pieces.ts';
@@ -30,13 +31,23 @@ type Result = APIGatewayProxyStructuredResultV2;
 /** Epoch ms by which the core must have answered: what the invocation has left, less the reserve. */
 const invocationDeadline = (context: Context): number => Date.now() + context.getRemainingTimeInMillis() - LAMBDA_RETURN_RESERVE_MS;
 
+/**
+ * Through CloudFront, API Gateway's source IP is an edge server's; CloudFront's own `cloudfront-viewer-address`
+ * (`<ip>:<port>`, set by CloudFront whatever the caller sent, forwarded by stacks/api-cdn.ts) is the caller's.
+ */
+const viewerAddress = (event: Event): string | undefined =>
+  event.headers?.['cloudfront-viewer-address']?.replace(/:\d+$/, '') || event.requestContext.http.sourceIp;
+
 function toApiRequest(event: Event, context: Context): ApiRequest {
   const headers: Record<string, string | undefined> = { ...event.headers };
+  // The origin secret stays here: nothing downstream needs it.
+  delete headers[ORIGIN_HEADER];
   if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
   return {
     method: event.requestContext.http.method.toUpperCase(),
     rawQueryString: event.rawQueryString ?? '',
     headers,
+    clientAddress: viewerAddress(event),
     requestId: event.requestContext.requestId || context.awsRequestId,
     receivedAt: event.requestContext.timeEpoch || Date.now(),
     deadline: invocationDeadline(context),
@@ -85,12 +96,17 @@ export type Handler = ((event: Event | RefreshEvent, context: Context) => Promis
 export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?: App } = {}): Handler {
   const core = app ?? createApp(config, { onUnexpectedError, onAnswered, events: metricEvents(), ...lambdaRefresh(config), ...deps });
   const http = middy<Event, Result>();
-  if (tracer) http.use(captureLambdaHandler(tracer));
+  // Traces keep timings and errors, never an answer: a body holds a page's contents and a key owner's data.
+  if (tracer) http.use(captureLambdaHandler(tracer, { captureResponse: false }));
   http
     .use(injectLambdaContext(logger))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(lastResort(config))
     .handler(async (event, context) => {
+      if (!cameThroughOrigin(config.originSecret, event.headers?.[ORIGIN_HEADER])) {
+        const requestId = event.requestContext.requestId || context.awsRequestId;
+        return toResult(withStandardHeaders(errorResponse(bypassedOrigin(), { requestId, docsUrl: config.docsUrl, target: undefined })));
+      }
       if (event.rawPath === HEALTH_PATH) return toResult(healthResponse(false));
       if (event.rawPath === OPENAPI_PATH) return toResult(await openapiResponse());
       const request = toApiRequest(event, context);

@@ -83,6 +83,9 @@ export interface Config {
   /** GLANCE_TRUST_PROXY_HOPS: how many proxies of the operator's stand in front of the local service, whose
    *  X-Forwarded-For entries the rate limit believes (lib/http/client-address.ts). 0, the default: none. */
   readonly trustProxyHops: number;
+  /** GLANCE_ORIGIN_SECRET: deployed, what CloudFront's requests carry in `x-glance-origin`; a request without it
+   *  came around CloudFront and is refused (lib/http/origin-guard.ts). Undefined: every request is answered. */
+  readonly originSecret: string | undefined;
 }
 
 export interface RateLimitSettings {
@@ -304,5 +307,6 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeys: apiKeys(env),
     rateLimit: rateLimit(env, Boolean(env.AWS_LAMBDA_FUNCTION_NAME)),
     trustProxyHops: integer(env, 'GLANCE_TRUST_PROXY_HOPS', 0, 0, 16),
+    originSecret: env.GLANCE_ORIGIN_SECRET || undefined,
   });
 }

@@ -41,6 +41,7 @@ const CONFIGURED = {
   GLANCE_RUNTIME: 'nodejs24.x',
   GLANCE_LOG_RETENTION_DAYS: '7',
   GLANCE_ALARM_EMAIL: 'ops@example.com',
+  GLANCE_BUDGET_USD: '50',
   GLANCE_ADBLOCK_LISTS: OWN_LIST,
   GLANCE_BROWSER_AT_INIT: 'true',
 };
@@ -88,8 +89,9 @@ describe('the API', () => {
 });
 
 describe('the API function', () => {
-  test('runs the ESM bundle of functions/api.ts on nodejs22.x (nodejs24.x when asked) with room for Chromium, traced, on x86-64', () => {
+  test('runs the ESM bundle of functions/api.ts on nodejs22.x (nodejs24.x when asked) with room for Chromium, traced without answers, on x86-64', () => {
     const fn = fnOf(prod)[1].Properties;
+    assert.equal(envOf(prod).POWERTOOLS_TRACER_CAPTURE_RESPONSE, 'false', 'X-Ray keeps timings, never a body');
     assert.equal(fn.Runtime, 'nodejs22.x');
     assert.equal(fn.Handler, 'functions/api.handler');
     assert.equal(fn.MemorySize, 2048);
@@ -286,7 +288,7 @@ describe('the CloudFront distributions', () => {
     assert.equal(render(behavior.OriginRequestPolicyId), `<${requestPolicyId}>`);
     const forwarded = requestPolicy.Properties.OriginRequestPolicyConfig;
     assert.deepEqual(forwarded.QueryStringsConfig, { QueryStringBehavior: 'all' });
-    assert.deepEqual(forwarded.HeadersConfig, { HeaderBehavior: 'whitelist', Headers: ['x-api-key', 'x-glance-hop', 'accept'] });
+    assert.deepEqual(forwarded.HeadersConfig, { HeaderBehavior: 'whitelist', Headers: ['x-api-key', 'x-glance-hop', 'accept', 'cloudfront-viewer-address'] });
     const origin = config.Origins.find((candidate: { Id: string }) => candidate.Id === behavior.TargetOriginId);
     assert.equal(render(origin.DomainName), `<${idOf(prod, 'AWS::ApiGatewayV2::Api', 'Api')}>.execute-api.${REGION}.amazonaws.com`);
     assert.equal(origin.CustomOriginConfig.OriginProtocolPolicy, 'https-only');
@@ -303,6 +305,16 @@ describe('the CloudFront distributions', () => {
     const outputs = dev.template.toJSON().Outputs;
     assert.equal(render(outputs.ApiEndpoint.Value), 'https://api.example.com');
     assert.equal(render(outputs.CdnUrl.Value), 'https://cdn.example.com');
+  });
+
+  test('the HTTP API answers only CloudFront: the function requires the secret the distribution adds to every request', () => {
+    for (const s of [prod, dev]) {
+      const [secretId] = resource(s.template, 'AWS::SecretsManager::Secret', 'OriginSecret');
+      const reference = `{{resolve:secretsmanager:<${secretId}>:SecretString:::}}`;
+      const origin = apiCdn(s).Origins.find((o: { DomainName: unknown }) => render(o.DomainName).includes('execute-api'));
+      assert.deepEqual(origin.OriginCustomHeaders.map((h: { HeaderName: string; HeaderValue: unknown }) => [h.HeaderName, render(h.HeaderValue)]), [['x-glance-origin', reference]]);
+      assert.equal(render(envOf(s).GLANCE_ORIGIN_SECRET), reference);
+    }
   });
 
   test('the outputs name the API endpoint, the raw HTTP API and the CDN', () => {
