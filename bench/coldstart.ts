@@ -58,7 +58,9 @@ interface Mode {
 }
 
 export const coldstart: Part = async ({ smoke, log }) => {
-  const bundle = await buildBundle();
+  // With maps, for the --enable-source-maps row only: the deployed chunks are the same but for the comment naming
+  // their map.
+  const bundle = await buildBundle(undefined, { sourcemap: true });
   log(`bundle: ${bundle.bytes} bytes in ${bundle.chunks.length} chunks; the handler's import loads ${bundle.importBytes} bytes in ${bundle.importChunks} (esbuild ${bundle.esbuildVersion})`);
   const server = await startServer({ '/card.png': serve(make.png(1200, 630), { contentType: 'image/png' }) });
   server.route('/article', html(PAGE(server.url)));
@@ -114,7 +116,6 @@ export const coldstart: Part = async ({ smoke, log }) => {
   const rows: string[][] = [];
   const metrics: Record<string, number> = {
     bundleBytes: bundle.bytes,
-    bundleMapBytes: bundle.mapBytes,
     bundleChunks: bundle.chunks.length,
     entryBytes: bundle.entryBytes,
     importBytes: bundle.importBytes,
@@ -173,7 +174,7 @@ export const coldstart: Part = async ({ smoke, log }) => {
       name: 'bundle size',
       goal: '< 3 MB',
       measured:
-        `${mib(bundle.bytes)} in ${bundle.chunks.length} chunks (${bundle.bytes} bytes; maps ${mib(bundle.mapBytes)}); ` +
+        `${mib(bundle.bytes)} in ${bundle.chunks.length} chunks (${bundle.bytes} bytes); ` +
         `the import loads ${mib(bundle.importBytes)} in ${bundle.importChunks} (entry ${mib(bundle.entryBytes)})`,
       met: bundle.bytes < MAX_BUNDLE_BYTES,
     },

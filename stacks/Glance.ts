@@ -25,10 +25,11 @@ import { createOriginSecret } from './origin-secret.ts';
 import { apiKeysStatements, bucketStatements, selfInvokeStatement } from './permissions.ts';
 import { createRateLimitAcl } from './rate-limit.ts';
 import { ENGINE_PATH, writeAdblockEngine } from './adblock-engine.ts';
-import { FUNCTION_BUNDLING } from './bundling.ts';
+import { FUNCTION_BUNDLING, FUNCTION_FILES } from './bundling.ts';
+import { shipPackages } from './function-packages.ts';
+import { checkLambdaSize } from './lambda-size.ts';
 import { pruneUnused } from './prune.ts';
 import { readSettings } from './settings.ts';
-import { installSharp } from './sharp.ts';
 
 function privateBucket(scope: Construct, id: string, props: BucketProps = {}): Bucket {
   return new Bucket(scope, id, {
@@ -66,8 +67,9 @@ export function Glance({ app, stack }: StackContext) {
     description: `${CHROMIUM_PACKAGE} ${layer.version} for Glance`,
   });
   // Noto for CJK, Arabic, Hebrew, Devanagari, Thai and colour emoji, at /opt/fonts (stacks/fonts-layer.ts).
+  const fontsLayer = buildFontsLayer(root);
   const fonts = new LayerVersion(stack, 'FontsLayer', {
-    code: Code.fromAsset(buildFontsLayer(root).path),
+    code: Code.fromAsset(fontsLayer.path),
     compatibleRuntimes: [Runtime.NODEJS_22_X, Runtime.NODEJS_24_X],
     description: 'Noto fonts for Glance screenshots',
   });
@@ -91,20 +93,27 @@ export function Glance({ app, stack }: StackContext) {
     // refuses a reservation leaving the account fewer than 100 unreserved (stacks/settings.ts).
     ...(settings.reservedConcurrency ? { reservedConcurrentExecutions: settings.reservedConcurrency } : {}),
     layers: [chromium, fonts],
-    // ESM, minified, split into chunks loaded on first use, with puppeteer-core, Lighthouse and the data packages
-    // installed beside it (stacks/bundling.ts).
+    // ESM, minified, split into chunks loaded on first use, no source maps (stacks/bundling.ts); the technology
+    // rules beside the chunks.
     nodejs: FUNCTION_BUNDLING,
-    // After SST's install: sharp for linux-x64, the adblock engine built from the lists (GLANCE_ADBLOCK_ENGINE
-    // below). `sst dev` runs the function here, on this checkout's node_modules (linked), where sharp and the
-    // lists already are.
+    copyFiles: FUNCTION_FILES,
+    // After the bundle: puppeteer-core, Lighthouse, sharp and the data packages at the lock file's versions
+    // (stacks/function-packages.ts), the adblock engine built from the lists (GLANCE_ADBLOCK_ENGINE below), then
+    // the size check, before anything is uploaded. `sst dev` runs the function here, on this checkout's
+    // node_modules (linked), where the packages and the lists already are.
     hooks:
       app.mode === 'deploy'
         ? {
             afterBuild: async (_props, out) => {
-              await installSharp(root, out);
+              await shipPackages(root, out);
               await writeAdblockEngine(out, settings.adblockLists);
-              // Keeps function + layers under Lambda's 250 MB (stacks/prune.ts).
-              await pruneUnused(out);
+              pruneUnused(out);
+              const size = checkLambdaSize([
+                { name: 'function', path: out },
+                { name: 'Chromium layer', path: layer.path },
+                { name: 'fonts layer', path: fontsLayer.path },
+              ]);
+              console.log(`Glance: ${size.summary}`);
             },
           }
         : {},
