@@ -15,6 +15,7 @@ import { loadConfig, type Config } from '../lib/config.ts';
 import { withStandardHeaders } from '../lib/http/headers.ts';
 import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
 import { OPENAPI_PATH, openapiResponse } from '../lib/http/openapi.ts';
+import { MCP_PATH } from '../lib/mcp/doors.ts';
 import type { AccessRecord } from '../lib/http/access-log.ts';
 import type { ApiRequest, ApiResponse } from '../lib/http/types.ts';
 import { joined } from '../lib/text/pieces.ts';
@@ -33,7 +34,10 @@ const invocationDeadline = (context: Context): number => Date.now() + context.ge
 function toApiRequest(event: Event, context: Context): ApiRequest {
   const headers: Record<string, string | undefined> = { ...event.headers };
   if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
+  // The MCP endpoint's JSON-RPC body (API Gateway has read it whole, within its own 10 MB bound).
+  const mcp = event.rawPath === MCP_PATH ? { path: MCP_PATH, body: event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body } : {};
   return {
+    ...mcp,
     method: event.requestContext.http.method.toUpperCase(),
     rawQueryString: event.rawQueryString ?? '',
     headers,

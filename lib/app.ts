@@ -4,7 +4,7 @@
  * here: OPTIONS preflight, lower-case header names, HEAD without a body, CORS and security headers. Data flows one
  * way: method and key → query → target check → cache → pipeline (load, extract, capture, store) → respond.
  */
-import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createKeyCheck } from './http/api-keys.ts';
 import {
   cacheHeaders,
@@ -37,12 +37,15 @@ import { clientOf, overLimit, RateLimiter, rateHeaders, type RateVerdict } from 
 import { isForwardedHeader } from './http/forwarded-headers.ts';
 import { createRequestParser } from './http/parse-request.ts';
 import { createPlayground } from './http/playground/index.ts';
+import { checkDoors, MCP_PATH, mcpPreflight, withBearerKey, withMcpCors } from './mcp/doors.ts';
+import type { Payload, ToolDeps } from './mcp/tools.ts';
 import { errorResponse, jsonInSlices } from './http/respond.ts';
 import { embedAnswer } from './embed/index.ts';
 import { createStorage, type Storage } from './storage/index.ts';
 import { sweepInterval, sweepPeriodically } from './storage/sweep.ts';
 import { Budget } from './time/budget.ts';
 import { Timings } from './time/timings.ts';
+import { joined } from './text/pieces.ts';
 import { WorkPool } from './work/pool.ts';
 import { boundBacktracking } from './work/regexp.ts';
 
@@ -78,8 +81,11 @@ export interface AppDeps {
   now?: () => number;
 }
 
-/** `refresh`: a background refresh of a stale entry asked for by this service itself (regenerate, no key check). */
-export type Origin = 'caller' | 'refresh';
+/**
+ * `refresh`: a background refresh of a stale entry asked for by this service itself (regenerate, no key check);
+ * `mcp`: a tool's query, whose MCP request was admitted (key, rate limit) once for all its calls.
+ */
+export type Origin = 'caller' | 'refresh' | 'mcp';
 
 export interface App {
   handle(request: ApiRequest, origin?: Origin): Promise<ApiResponse>;
@@ -136,6 +142,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   const parse = createRequestParser();
   const limiter = config.rateLimit && new RateLimiter(config.rateLimit, { now: deps.now });
   const playground = createPlayground({ keyed: checkKey !== undefined, plainHttp: config.lambda === undefined });
+  let mcp: Promise<typeof import('./mcp/endpoint.ts')> | undefined;
 
   /** The answer for a valid request: a failure carries its code, which decides whether it may be cached. */
   async function produce(url: VettedUrl, options: Options, budget: Budget, timings: Timings, requestId: string, hop: Hop): Promise<Produced> {
@@ -183,8 +190,26 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     if (refused !== undefined) throw refused;
   }
 
+  /**
+   * `/mcp` (lib/mcp/): its doors, the API's key check and rate limit, then the SDK's transport, whose tools ask the
+   * API's own path (origin `mcp`) with the request's forwarded target headers and hop count, on its deadline.
+   */
+  async function answerMcp(request: ApiRequest, counted: (verdict: RateVerdict) => void): Promise<ApiResponse> {
+    checkDoors(request, config.mcp.origins);
+    const keyed = { ...request, headers: withBearerKey(request.headers) };
+    await admit(keyed, Budget.until(Math.min(request.receivedAt + TIMEOUT.max, request.deadline ?? Infinity)), counted);
+    const passed = Object.fromEntries(Object.entries(request.headers).filter(([name]) => isForwardedHeader(name) || name === HOP_HEADER));
+    const ask = async (rawQueryString: string): Promise<Payload> => {
+      const asked = { method: 'GET', rawQueryString, headers: passed, requestId: randomUUID(), receivedAt: Date.now(), deadline: request.deadline };
+      return JSON.parse(joined((await handle(asked, 'mcp')).body)) as Payload;
+    };
+    const tools: ToolDeps = { ask, storage: pipeline.storage, cdnUrl: config.cdnUrl, imageMaxBytes: config.mcp.imageMaxBytes, deadline: request.deadline };
+    const { answerMcp: answer } = await (mcp ??= import('./mcp/endpoint.ts'));
+    return answer(request, tools, (error) => deps.onUnexpectedError?.(error, request.requestId));
+  }
+
   async function handle(raw: ApiRequest, origin: Origin = 'caller'): Promise<ApiResponse> {
-    if (raw.method === 'OPTIONS') return preflight();
+    if (raw.method === 'OPTIONS') return raw.path === MCP_PATH ? mcpPreflight() : preflight();
     const headers = lowerCaseNames(raw.headers);
     const request = headers === raw.headers ? raw : { ...raw, headers };
     const timings = new Timings();
@@ -206,9 +231,10 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       };
       deps.onAnswered?.(accessRecord(request, origin, answer, target, timings, total));
       if (request.method === 'HEAD') answer.body = '';
-      return withStandardHeaders(answer, policy);
+      return request.path === MCP_PATH ? withMcpCors(withStandardHeaders(answer)) : withStandardHeaders(answer, policy);
     };
     try {
+      if (request.path === MCP_PATH) return finish(await answerMcp(request, (verdict) => (rate = verdict)));
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         throw new GlanceError('EMETHOD', `The method ${request.method} is not allowed: use GET or HEAD.`);
       }
@@ -239,7 +265,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       // A clock of its own on the same deadline: produce() aborts `budget` once its answer is decided, which must
       // not read as the time running out before the cache hands that answer back.
       const outcome = await Budget.until(budget.deadline).race(answer, timeUp(options.timeout));
-      if (origin === 'caller') deps.events?.answered?.({ cache: outcome.status, features: featuresOf(options) });
+      if (origin !== 'refresh') deps.events?.answered?.({ cache: outcome.status, features: featuresOf(options) });
       // An answer shaped by x-api-header-* (a cookie, say) is not one an edge cache may share.
       const shared = !Object.keys(request.headers).some(isForwardedHeader);
       // withEtag: entries stored before answers had etags get one here.
