@@ -10,7 +10,9 @@ import { joined } from '../text/pieces.ts';
 export interface AccessRecord {
   readonly requestId: string;
   readonly method: string;
-  /** `caller`, or `refresh` for a background regeneration of a stale entry. */
+  /** `/mcp` for the MCP endpoint; absent for the API's own address. */
+  readonly path?: string;
+  /** `caller`, `refresh` for a background regeneration of a stale entry, `mcp` for an MCP tool's query. */
   readonly origin: string;
   readonly status: number;
   /** The error code of a failed answer (the payload's `code`). */
@@ -41,7 +43,7 @@ function originOf(target: string | undefined): string | undefined {
 }
 
 export function accessRecord(
-  request: { readonly requestId: string; readonly method: string },
+  request: { readonly requestId: string; readonly method: string; readonly path?: string },
   origin: string,
   response: ApiResponse,
   target: string | undefined,
@@ -51,6 +53,7 @@ export function accessRecord(
   return {
     requestId: request.requestId,
     method: request.method,
+    ...(request.path ? { path: request.path } : {}),
     origin,
     status: response.statusCode,
     code: codeOf(response),
