@@ -9,6 +9,10 @@
  * forward nor key a header prefix, and forwarding them unkeyed would serve an answer fetched with one caller's
  * cookie or authorization to everybody. Through this distribution, send target headers as `headers.<name>=`
  * query parameters (part of the key); the raw HTTP API address still accepts `x-api-header-*`.
+ *
+ * `/mcp` (the MCP endpoint, lib/mcp/) is a behaviour of its own: POST, never cached, every viewer header but Host
+ * forwarded (`Authorization` carries the key, `Mcp-Protocol-Version` the protocol). Its answers are JSON-RPC, which a
+ * shared cache must not keep; the tools' queries meet the function's own result cache.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -30,6 +34,7 @@ import {
 } from 'aws-cdk-lib/aws-cloudfront';
 import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { Construct } from 'constructs';
+import { MCP_PATH } from '../lib/mcp/doors.ts';
 import { customDomainProps } from './assets.ts';
 import type { ErrorPages } from './rate-limit.ts';
 import type { CustomDomain } from './settings.ts';
@@ -93,7 +98,16 @@ export function createApiCdn(scope: Construct, httpApi: HttpApi, options: ApiCdn
       originRequestPolicy,
       compress: true,
     },
-    additionalBehaviors: options.errorPages.behaviors,
+    additionalBehaviors: {
+      ...options.errorPages.behaviors,
+      [MCP_PATH]: {
+        origin,
+        viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+        allowedMethods: AllowedMethods.ALLOW_ALL,
+        cachePolicy: CachePolicy.CACHING_DISABLED,
+        originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      },
+    },
     errorResponses: options.errorPages.errorResponses,
     ...(options.webAclId ? { webAclId: options.webAclId } : {}),
     httpVersion: HttpVersion.HTTP2_AND_3,

@@ -22,3 +22,14 @@ test('an open API keys the edge cache on the query string alone; a keyed one on 
   assert.deepEqual(cacheKeyHeaders(false), { HeaderBehavior: 'none' });
   assert.deepEqual(cacheKeyHeaders(true), { HeaderBehavior: 'whitelist', Headers: ['x-api-key'] });
 });
+
+test('/mcp is a behaviour of its own: every method, never cached, every viewer header but Host forwarded', () => {
+  const stack = new Stack(new App(), 'Cdn', { env: { account: ACCOUNT, region: REGION } });
+  createApiCdn(stack, new HttpApi(stack, 'Api'), { domain: undefined, keyed: true, errorPages: { behaviors: {}, errorResponses: [] }, webAclId: undefined });
+  const { CacheBehaviors: behaviors } = resource(Template.fromStack(stack), 'AWS::CloudFront::Distribution', 'ApiCdn')[1].Properties.DistributionConfig;
+  const mcp = behaviors.find((behavior: { PathPattern: string }) => behavior.PathPattern === '/mcp');
+  assert.deepEqual(mcp.AllowedMethods.sort(), ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
+  // CloudFront's managed CachingDisabled and AllViewerExceptHostHeader policies.
+  assert.equal(mcp.CachePolicyId, '4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
+  assert.equal(mcp.OriginRequestPolicyId, 'b689b0a8-53d0-40ab-baf2-68738e2966ac');
+});
