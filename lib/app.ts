@@ -4,7 +4,7 @@
  * here: OPTIONS preflight, lower-case header names, HEAD without a body, CORS and security headers. Data flows one
  * way: method and key → query → target check → cache → pipeline (load, extract, capture, store) → respond.
  */
-import { randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createKeyCheck } from './http/api-keys.ts';
 import {
   cacheHeaders,
@@ -37,15 +37,14 @@ import { clientOf, overLimit, RateLimiter, rateHeaders, type RateVerdict } from 
 import { isForwardedHeader } from './http/forwarded-headers.ts';
 import { createRequestParser } from './http/parse-request.ts';
 import { createPlayground } from './http/playground/index.ts';
-import { checkDoors, MCP_PATH, mcpPreflight, withBearerKey, withMcpCors } from './mcp/doors.ts';
-import type { Payload, ToolDeps } from './mcp/tools.ts';
+import { MCP_PATH, mcpPreflight, withMcpCors } from './mcp/doors.ts';
+import { createMcpRoute } from './mcp/route.ts';
 import { errorResponse, jsonInSlices } from './http/respond.ts';
 import { embedAnswer } from './embed/index.ts';
 import { createStorage, type Storage } from './storage/index.ts';
 import { sweepInterval, sweepPeriodically } from './storage/sweep.ts';
 import { Budget } from './time/budget.ts';
 import { Timings } from './time/timings.ts';
-import { joined } from './text/pieces.ts';
 import { WorkPool } from './work/pool.ts';
 import { boundBacktracking } from './work/regexp.ts';
 
@@ -142,7 +141,12 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   const parse = createRequestParser();
   const limiter = config.rateLimit && new RateLimiter(config.rateLimit, { now: deps.now });
   const playground = createPlayground({ keyed: checkKey !== undefined, plainHttp: config.lambda === undefined });
-  let mcp: Promise<typeof import('./mcp/endpoint.ts')> | undefined;
+  const mcp = createMcpRoute({
+    config,
+    storage: pipeline.storage,
+    query: (request) => handle(request, 'mcp'),
+    onUnexpectedError: (error, requestId) => deps.onUnexpectedError?.(error, requestId),
+  });
 
   /** The answer for a valid request: a failure carries its code, which decides whether it may be cached. */
   async function produce(url: VettedUrl, options: Options, budget: Budget, timings: Timings, requestId: string, hop: Hop): Promise<Produced> {
@@ -190,24 +194,6 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     if (refused !== undefined) throw refused;
   }
 
-  /**
-   * `/mcp` (lib/mcp/): its doors, the API's key check and rate limit, then the SDK's transport, whose tools ask the
-   * API's own path (origin `mcp`) with the request's forwarded target headers and hop count, on its deadline.
-   */
-  async function answerMcp(request: ApiRequest, counted: (verdict: RateVerdict) => void): Promise<ApiResponse> {
-    checkDoors(request, config.mcp.origins);
-    const keyed = { ...request, headers: withBearerKey(request.headers) };
-    await admit(keyed, Budget.until(Math.min(request.receivedAt + TIMEOUT.max, request.deadline ?? Infinity)), counted);
-    const passed = Object.fromEntries(Object.entries(request.headers).filter(([name]) => isForwardedHeader(name) || name === HOP_HEADER));
-    const ask = async (rawQueryString: string): Promise<Payload> => {
-      const asked = { method: 'GET', rawQueryString, headers: passed, requestId: randomUUID(), receivedAt: Date.now(), deadline: request.deadline };
-      return JSON.parse(joined((await handle(asked, 'mcp')).body)) as Payload;
-    };
-    const tools: ToolDeps = { ask, storage: pipeline.storage, cdnUrl: config.cdnUrl, imageMaxBytes: config.mcp.imageMaxBytes, deadline: request.deadline };
-    const { answerMcp: answer } = await (mcp ??= import('./mcp/endpoint.ts'));
-    return answer(request, tools, (error) => deps.onUnexpectedError?.(error, request.requestId));
-  }
-
   async function handle(raw: ApiRequest, origin: Origin = 'caller'): Promise<ApiResponse> {
     if (raw.method === 'OPTIONS') return raw.path === MCP_PATH ? mcpPreflight() : preflight();
     const headers = lowerCaseNames(raw.headers);
@@ -234,7 +220,10 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       return request.path === MCP_PATH ? withMcpCors(withStandardHeaders(answer)) : withStandardHeaders(answer, policy);
     };
     try {
-      if (request.path === MCP_PATH) return finish(await answerMcp(request, (verdict) => (rate = verdict)));
+      if (request.path === MCP_PATH) {
+        const arrival = Budget.until(Math.min(request.receivedAt + TIMEOUT.max, request.deadline ?? Infinity));
+        return finish(await mcp(request, (keyed) => admit(keyed, arrival, (verdict) => (rate = verdict))));
+      }
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         throw new GlanceError('EMETHOD', `The method ${request.method} is not allowed: use GET or HEAD.`);
       }
