@@ -1,7 +1,7 @@
 /**
  * The local service (the embedded default): the core behind node:http. A request becomes the core's ApiRequest and
- * its ApiResponse is written back (`/mcp` too, the MCP endpoint, with its body); `/health` answers for balancers and `/openapi.json` with the API's description;
- * stored screenshots and PDFs are served as the CDN would; every other path is API Gateway's 404. No middy, no Powertools: a cache hit costs the core's work and the socket's, nothing more.
+ * its ApiResponse is written back (`/mcp` too, the MCP endpoint, with its body); `/health` answers for balancers and
+ * `/openapi.json` with the API's description; stored screenshots and PDFs are served as the CDN would; every other path is API Gateway's 404. No middy, no Powertools: a cache hit costs the core's work and the socket's, nothing more.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
