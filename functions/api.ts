@@ -16,6 +16,7 @@ import { withStandardHeaders } from '../lib/http/headers.ts';
 import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
 import { OPENAPI_PATH, openapiResponse } from '../lib/http/openapi.ts';
 import { bypassedOrigin, cameThroughOrigin, ORIGIN_HEADER } from '../lib/http/origin-guard.ts';
+import { MCP_PATH } from '../lib/mcp/doors.ts';
 import type { AccessRecord } from '../lib/http/access-log.ts';
 import type { ApiRequest, ApiResponse } from '../lib/http/types.ts';
 import { joined } from '../lib/text/pieces.ts';
@@ -43,7 +44,10 @@ function toApiRequest(event: Event, context: Context): ApiRequest {
   // The origin secret stays here: nothing downstream needs it.
   delete headers[ORIGIN_HEADER];
   if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
+  // The MCP endpoint's JSON-RPC body (API Gateway has read it whole, within its own 10 MB bound).
+  const mcp = event.rawPath === MCP_PATH ? { path: MCP_PATH, body: event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body } : {};
   return {
+    ...mcp,
     method: event.requestContext.http.method.toUpperCase(),
     rawQueryString: event.rawQueryString ?? '',
     headers,

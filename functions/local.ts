@@ -1,7 +1,7 @@
 /**
  * The local service (the embedded default): the core behind node:http. A request becomes the core's ApiRequest and
- * its ApiResponse is written back; `/health` answers for balancers and `/openapi.json` with the API's description;
- * stored screenshots and PDFs are served as the CDN would; every other path is API Gateway's 404. No middy, no Powertools: a cache hit costs the core's work and the socket's, nothing more.
+ * its ApiResponse is written back (`/mcp` too, the MCP endpoint, with its body); `/health` answers for balancers and
+ * `/openapi.json` with the API's description; stored screenshots and PDFs are served as the CDN would; every other path is API Gateway's 404. No middy, no Powertools: a cache hit costs the core's work and the socket's, nothing more.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -13,6 +13,7 @@ import type { AccessRecord } from '../lib/http/access-log.ts';
 import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
 import { OPENAPI_PATH, openapiResponse } from '../lib/http/openapi.ts';
 import type { ApiRequest, ApiResponse } from '../lib/http/types.ts';
+import { MAX_BODY_BYTES, MCP_PATH } from '../lib/mcp/doors.ts';
 import { serveAsset } from '../lib/storage/serve.ts';
 import { Budget } from '../lib/time/budget.ts';
 import { createStorage, type Storage } from '../lib/storage/index.ts';
@@ -46,6 +47,30 @@ function toApiRequest(req: IncomingMessage, target: string, queryAt: number): Ap
     clientAddress: req.socket.remoteAddress,
     receivedAt: Date.now(),
   };
+}
+
+/**
+ * A request's body as text, read up to a byte past `max` (the app refuses it then: ETOOLARGE); the rest is not read,
+ * and the connection closes after the answer.
+ */
+function readBody(req: IncomingMessage, res: ServerResponse, max: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const done = (): void => {
+      req.off('data', take).off('end', done).off('error', reject);
+      resolve(Buffer.concat(chunks).subarray(0, max + 1).toString('utf8'));
+    };
+    const take = (chunk: Buffer): void => {
+      chunks.push(chunk);
+      length += chunk.length;
+      if (length <= max) return;
+      req.pause();
+      res.setHeader('connection', 'close');
+      done();
+    };
+    req.on('data', take).on('end', done).on('error', reject);
+  });
 }
 
 /** Answers that carry no content, and so no Content-Length (RFC 9110 §8.6): a 304's would describe the body not sent. */
@@ -122,11 +147,15 @@ export function createLocalServer(app: App, { assets, graceMs = DEFAULT_SHUTDOWN
     if (path === undefined) return write(res, json(400, BAD_REQUEST), false);
     const headOnly = req.method === 'HEAD';
     if (path === '/') return write(res, await app.handle(toApiRequest(req, target, queryAt)), headOnly);
+    if (path === MCP_PATH) {
+      const body = req.method === 'POST' ? await readBody(req, res, MAX_BODY_BYTES) : undefined;
+      return write(res, await app.handle({ ...toApiRequest(req, target, queryAt), path, body }), headOnly);
+    }
     if (path === HEALTH_PATH) return write(res, healthResponse(closing !== undefined), headOnly);
     if (path === OPENAPI_PATH) return write(res, await openapiResponse(), headOnly);
     const asset = assets ? await serveAsset(assets, path.slice(1), req.method ?? 'GET', req.headers) : undefined;
     if (asset) return void res.writeHead(asset.statusCode, asset.headers).end(headOnly ? undefined : asset.body);
-    // API Gateway's own route table: only `/` reaches the function.
+    // API Gateway's own route table: only `/` and `/mcp` reach the function.
     return write(res, json(404, NOT_FOUND), false);
   }
 

@@ -37,6 +37,8 @@ import { clientOf, overLimit, RateLimiter, rateHeaders, type RateVerdict } from 
 import { isForwardedHeader } from './http/forwarded-headers.ts';
 import { createRequestParser } from './http/parse-request.ts';
 import { createPlayground } from './http/playground/index.ts';
+import { MCP_PATH, mcpPreflight, withBearerKey, withMcpCors } from './mcp/doors.ts';
+import { createMcpRoute } from './mcp/route.ts';
 import { errorResponse, jsonInSlices } from './http/respond.ts';
 import { embedAnswer } from './embed/index.ts';
 import { createStorage, type Storage } from './storage/index.ts';
@@ -78,8 +80,11 @@ export interface AppDeps {
   now?: () => number;
 }
 
-/** `refresh`: a background refresh of a stale entry asked for by this service itself (regenerate, no key check). */
-export type Origin = 'caller' | 'refresh';
+/**
+ * `refresh`: a background refresh of a stale entry asked for by this service itself (regenerate, no key check);
+ * `mcp`: a tool's query, whose MCP request was admitted (key, rate limit) once for all its calls.
+ */
+export type Origin = 'caller' | 'refresh' | 'mcp';
 
 export interface App {
   handle(request: ApiRequest, origin?: Origin): Promise<ApiResponse>;
@@ -136,6 +141,12 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   const parse = createRequestParser();
   const limiter = config.rateLimit && new RateLimiter(config.rateLimit, { now: deps.now });
   const playground = createPlayground({ keyed: checkKey !== undefined, plainHttp: config.lambda === undefined });
+  const mcp = createMcpRoute({
+    config,
+    storage: pipeline.storage,
+    query: (request) => handle(request, 'mcp'),
+    onUnexpectedError: (error, requestId) => deps.onUnexpectedError?.(error, requestId),
+  });
 
   /** The answer for a valid request: a failure carries its code, which decides whether it may be cached. */
   async function produce(url: VettedUrl, options: Options, budget: Budget, timings: Timings, requestId: string, hop: Hop): Promise<Produced> {
@@ -184,8 +195,10 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   }
 
   async function handle(raw: ApiRequest, origin: Origin = 'caller'): Promise<ApiResponse> {
-    if (raw.method === 'OPTIONS') return preflight();
-    const headers = lowerCaseNames(raw.headers);
+    if (raw.method === 'OPTIONS') return raw.path === MCP_PATH ? mcpPreflight() : preflight();
+    // MCP clients send their key as `Authorization: Bearer` as often as `x-api-key`: one key, checked and logged alike.
+    const lowered = lowerCaseNames(raw.headers);
+    const headers = raw.path === MCP_PATH ? withBearerKey(lowered) : lowered;
     const request = headers === raw.headers ? raw : { ...raw, headers };
     const timings = new Timings();
     let target: string | undefined;
@@ -206,9 +219,13 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       };
       deps.onAnswered?.(accessRecord(request, origin, answer, target, timings, total));
       if (request.method === 'HEAD') answer.body = '';
-      return withStandardHeaders(answer, policy);
+      return request.path === MCP_PATH ? withMcpCors(withStandardHeaders(answer)) : withStandardHeaders(answer, policy);
     };
     try {
+      if (request.path === MCP_PATH) {
+        const arrival = Budget.until(Math.min(request.receivedAt + TIMEOUT.max, request.deadline ?? Infinity));
+        return finish(await mcp(request, (keyed) => admit(keyed, arrival, (verdict) => (rate = verdict))));
+      }
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         throw new GlanceError('EMETHOD', `The method ${request.method} is not allowed: use GET or HEAD.`);
       }
@@ -239,7 +256,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       // A clock of its own on the same deadline: produce() aborts `budget` once its answer is decided, which must
       // not read as the time running out before the cache hands that answer back.
       const outcome = await Budget.until(budget.deadline).race(answer, timeUp(options.timeout));
-      if (origin === 'caller') deps.events?.answered?.({ cache: outcome.status, features: featuresOf(options) });
+      if (origin !== 'refresh') deps.events?.answered?.({ cache: outcome.status, features: featuresOf(options) });
       // An answer shaped by x-api-header-* (a cookie, say) is not one an edge cache may share.
       const shared = !Object.keys(request.headers).some(isForwardedHeader);
       // withEtag: entries stored before answers had etags get one here.

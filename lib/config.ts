@@ -86,7 +86,18 @@ export interface Config {
   /** GLANCE_ORIGIN_SECRET: deployed, what CloudFront's requests carry in `x-glance-origin`; a request without it
    *  came around CloudFront and is refused (lib/http/origin-guard.ts). Undefined: every request is answered. */
   readonly originSecret: string | undefined;
+  /** The MCP endpoint (lib/mcp/): the browser origins it takes besides its own and loopback pages'
+   *  (GLANCE_MCP_ORIGINS, `*` for any), and the `screenshot` tool's image bound (GLANCE_MCP_IMAGE_MAX_BYTES). */
+  readonly mcp: McpSettings;
 }
+
+export interface McpSettings {
+  readonly origins: readonly string[];
+  readonly imageMaxBytes: number;
+}
+
+/** An image this large (base64, about 1.4 MB) passes the common clients' bounds on a tool result. */
+export const DEFAULT_MCP_IMAGE_MAX_BYTES = 1024 * 1024;
 
 export interface RateLimitSettings {
   /** Requests one client may make per window. */
@@ -222,6 +233,23 @@ function rateLimit(env: Env, inLambda: boolean): RateLimitSettings | undefined {
   return Object.freeze({ limit, windowMs });
 }
 
+/** The service's own origin is always taken: a page it serves may call it. Origins are compared as browsers send them. */
+function mcp(env: Env, publicUrl: string): McpSettings {
+  const listed = (env.GLANCE_MCP_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  const origins = listed.map((origin) => {
+    const url = origin === '*' ? undefined : URL.parse(origin);
+    if (origin !== '*' && (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))) {
+      throw new ConfigError(`GLANCE_MCP_ORIGINS must list http(s) origins (or *), got "${origin}"`);
+    }
+    return url ? url.origin : origin;
+  });
+  const own = URL.parse(publicUrl)?.origin;
+  return Object.freeze({
+    origins: Object.freeze([...origins, ...(own ? [own] : [])]),
+    imageMaxBytes: integer(env, 'GLANCE_MCP_IMAGE_MAX_BYTES', DEFAULT_MCP_IMAGE_MAX_BYTES, 1024, 20 * 1024 * 1024),
+  });
+}
+
 /** A JSON array of strings: flags hold commas and spaces (`--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE …`). */
 function chromiumArgs(raw: string | undefined): readonly string[] {
   if (!raw) return [];
@@ -308,5 +336,6 @@ export function loadConfig(env: Env = process.env): Config {
     rateLimit: rateLimit(env, Boolean(env.AWS_LAMBDA_FUNCTION_NAME)),
     trustProxyHops: integer(env, 'GLANCE_TRUST_PROXY_HOPS', 0, 0, 16),
     originSecret: env.GLANCE_ORIGIN_SECRET || undefined,
+    mcp: mcp(env, publicUrl),
   });
 }

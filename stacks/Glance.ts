@@ -148,7 +148,8 @@ export function Glance({ app, stack }: StackContext) {
     // The function's own CORS middleware answers preflights; API Gateway's would replace its exposed x-* headers.
     cors: false,
     defaults: { throttle: settings.throttle },
-    routes: { 'GET /': fn, 'HEAD /': fn, 'OPTIONS /': fn, 'GET /health': fn, 'GET /openapi.json': fn },
+    // `/mcp` takes every method: the function answers POST, its preflight, and 405 to the rest (lib/mcp/doors.ts).
+    routes: { 'GET /': fn, 'HEAD /': fn, 'OPTIONS /': fn, 'GET /health': fn, 'GET /openapi.json': fn, 'ANY /mcp': fn },
   });
   const waf = settings.waf.perIp || settings.waf.perKey ? createRateLimitAcl(stack, settings.waf, docsUrl) : undefined;
   const apiCdn = createApiCdn(stack, api.cdk.httpApi, {

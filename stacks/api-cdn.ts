@@ -17,6 +17,10 @@
  *
  * Every request to the origin carries the origin secret (stacks/origin-secret.ts); the function refuses the ones
  * without it, so the HTTP API's own address does not go around this distribution or its WAF rules.
+ *
+ * `/mcp` (the MCP endpoint, lib/mcp/) is a behaviour of its own: POST, never cached, every viewer header but Host
+ * forwarded (`Authorization` carries the key, `Mcp-Protocol-Version` the protocol). Its answers are JSON-RPC, which a
+ * shared cache must not keep; the tools' queries meet the function's own result cache.
  */
 import { Duration, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
@@ -39,6 +43,7 @@ import {
 import { HttpOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
 import type { Construct } from 'constructs';
 import { ORIGIN_HEADER } from '../lib/http/origin-guard.ts';
+import { MCP_PATH } from '../lib/mcp/doors.ts';
 import { customDomainProps } from './assets.ts';
 import type { CustomDomain } from './settings.ts';
 
@@ -103,6 +108,15 @@ export function createApiCdn(scope: Construct, httpApi: HttpApi, options: ApiCdn
       cachePolicy,
       originRequestPolicy,
       compress: true,
+    },
+    additionalBehaviors: {
+      [MCP_PATH]: {
+        origin,
+        viewerProtocolPolicy: ViewerProtocolPolicy.HTTPS_ONLY,
+        allowedMethods: AllowedMethods.ALLOW_ALL,
+        cachePolicy: CachePolicy.CACHING_DISABLED,
+        originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      },
     },
     ...(options.webAclId ? { webAclId: options.webAclId } : {}),
     httpVersion: HttpVersion.HTTP2_AND_3,

@@ -113,3 +113,12 @@ test('GLANCE_TRUST_PROXY_HOPS: no forwarded address is believed by default', () 
   assert.equal(loadConfig({ GLANCE_TRUST_PROXY_HOPS: '1' }).trustProxyHops, 1);
   assert.throws(() => loadConfig({ GLANCE_TRUST_PROXY_HOPS: '-1' }), (error: Error) => error instanceof ConfigError && /GLANCE_TRUST_PROXY_HOPS/.test(error.message));
 });
+
+test('GLANCE_MCP_ORIGINS: origins as browsers send them, plus the service\'s own; GLANCE_MCP_IMAGE_MAX_BYTES: 1 MiB by default', () => {
+  assert.deepEqual(loadConfig({}).mcp, { origins: ['http://localhost:3000'], imageMaxBytes: 1024 * 1024 });
+  const listed = loadConfig({ GLANCE_MCP_ORIGINS: 'https://app.example.com/, *', GLANCE_PUBLIC_URL: 'https://api.example.com' }).mcp.origins;
+  assert.deepEqual(listed, ['https://app.example.com', '*', 'https://api.example.com']);
+  for (const [name, value] of [['GLANCE_MCP_ORIGINS', 'app.example.com'], ['GLANCE_MCP_ORIGINS', 'file:///x'], ['GLANCE_MCP_IMAGE_MAX_BYTES', '10']]) {
+    assert.throws(() => loadConfig({ [name as string]: value as string }), (error: Error) => error instanceof ConfigError && error.message.includes(name as string), `${name}=${value}`);
+  }
+});

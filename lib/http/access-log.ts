@@ -17,7 +17,9 @@ export interface AccessRecord {
   /** The first 12 hex digits of the SHA-256 of the `x-api-key` sent, valid or not: which key a burst came with,
    *  never the key (`printf %s "$KEY" | sha256sum | cut -c1-12` names a key's). */
   readonly keyId: string | undefined;
-  /** `caller`, or `refresh` for a background regeneration of a stale entry. */
+  /** `/mcp` for the MCP endpoint; absent for the API's own address. */
+  readonly path?: string;
+  /** `caller`, `refresh` for a background regeneration of a stale entry, `mcp` for an MCP tool's query. */
   readonly origin: string;
   readonly status: number;
   /** The error code of a failed answer (the payload's `code`). */
@@ -51,7 +53,7 @@ const keyIdOf = (key: string | undefined): string | undefined =>
   key ? createHash('sha256').update(key).digest('hex').slice(0, 12) : undefined;
 
 export function accessRecord(
-  request: Pick<ApiRequest, 'requestId' | 'method' | 'clientAddress' | 'headers'>,
+  request: Pick<ApiRequest, 'requestId' | 'method' | 'clientAddress' | 'headers' | 'path'>,
   origin: string,
   response: ApiResponse,
   target: string | undefined,
@@ -63,6 +65,7 @@ export function accessRecord(
     method: request.method,
     client: request.clientAddress,
     keyId: keyIdOf(request.headers['x-api-key']),
+    ...(request.path ? { path: request.path } : {}),
     origin,
     status: response.statusCode,
     code: codeOf(response),

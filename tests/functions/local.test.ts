@@ -91,7 +91,7 @@ describe('local service over a socket', () => {
     assert.deepEqual(await response.json(), { status: 'ok' });
   });
 
-  test('paths other than / are not routed, as behind API Gateway', async () => {
+  test('paths other than / (and /mcp) are not routed, as behind API Gateway', async () => {
     const response = await fetch(`${service.url}/other?${q(`${site.url}/`)}`);
     assert.equal(response.status, 404);
     assert.deepEqual(await response.json(), { message: 'Not Found' });

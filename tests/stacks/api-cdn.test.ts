@@ -40,7 +40,7 @@ test('every request to the HTTP API carries the generated origin secret, resolve
 test('no custom error response: 429, which throttled callers get, is not among the codes CloudFront documents for one', () => {
   const config = resource(synthesized(true), 'AWS::CloudFront::Distribution', 'ApiCdn')[1].Properties.DistributionConfig;
   assert.equal(config.CustomErrorResponses, undefined);
-  assert.equal(config.CacheBehaviors, undefined, 'no error-page behavior either');
+  assert.deepEqual(config.CacheBehaviors.map((behavior: { PathPattern: string }) => behavior.PathPattern), ['/mcp'], 'no error-page behavior either');
 });
 
 test("CloudFront's viewer address reaches the function (the access record's client), outside the cache key", () => {
@@ -48,4 +48,13 @@ test("CloudFront's viewer address reaches the function (the access record's clie
   const forwarded = resource(template, 'AWS::CloudFront::OriginRequestPolicy', 'ApiOriginRequestPolicy')[1].Properties.OriginRequestPolicyConfig.HeadersConfig;
   assert.ok(forwarded.Headers.includes('cloudfront-viewer-address'));
   assert.ok(!cacheKeyHeaders(true).Headers.includes('cloudfront-viewer-address'));
+});
+
+test('/mcp is a behaviour of its own: every method, never cached, every viewer header but Host forwarded', () => {
+  const { CacheBehaviors: behaviors } = resource(synthesized(true), 'AWS::CloudFront::Distribution', 'ApiCdn')[1].Properties.DistributionConfig;
+  const mcp = behaviors.find((behavior: { PathPattern: string }) => behavior.PathPattern === '/mcp');
+  assert.deepEqual(mcp.AllowedMethods.sort(), ['DELETE', 'GET', 'HEAD', 'OPTIONS', 'PATCH', 'POST', 'PUT']);
+  // CloudFront's managed CachingDisabled and AllViewerExceptHostHeader policies.
+  assert.equal(mcp.CachePolicyId, '4135ea2d-6df8-44a3-9df3-4b5a84be39ad');
+  assert.equal(mcp.OriginRequestPolicyId, 'b689b0a8-53d0-40ab-baf2-68738e2966ac');
 });

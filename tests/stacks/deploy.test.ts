@@ -70,10 +70,10 @@ const statementsOf = (s: Synthesized) => roleStatements(s.template, idOf(s, 'AWS
 const actionsOf = (statement: Statement) => list(statement.Action);
 
 describe('the API', () => {
-  test('an HTTP API routes GET /, HEAD /, OPTIONS /, GET /health and GET /openapi.json to the one API function', () => {
+  test('an HTTP API routes GET /, HEAD /, OPTIONS /, GET /health, GET /openapi.json and ANY /mcp to the one API function', () => {
     const fnId = fnOf(prod)[0];
     const routes = Object.values(resources(prod.template, 'AWS::ApiGatewayV2::Route'));
-    assert.deepEqual(routes.map((route) => route.Properties.RouteKey).sort(), ['GET /', 'GET /health', 'GET /openapi.json', 'HEAD /', 'OPTIONS /']);
+    assert.deepEqual(routes.map((route) => route.Properties.RouteKey).sort(), ['ANY /mcp', 'GET /', 'GET /health', 'GET /openapi.json', 'HEAD /', 'OPTIONS /']);
     for (const route of routes) {
       const integrationId = render(route.Properties.Target).replace(/^integrations\/<(.*)>$/, '$1');
       const integration = prod.template.toJSON().Resources[integrationId].Properties;

@@ -3,6 +3,8 @@
  * script fills the page with DOM calls (textContent, attributes), never markup. The only difference between
  * deployments is whether the API key field is there.
  */
+import { DOCS_URL } from '../../config.ts';
+import { MCP_PATH } from '../../mcp/doors.ts';
 import { SCRIPT } from './script.ts';
 import { STYLE } from './style.ts';
 
@@ -15,6 +17,9 @@ const KEY_FIELD = `
       <fieldset>
         <label>API key <input id="key" type="password" autocomplete="off" spellcheck="false" required placeholder="sent as x-api-key"></label>
       </fieldset>`;
+
+/** The README's MCP section, beside the error section the payloads' `more` names. */
+const MCP_DOCS = DOCS_URL.replace(/#.*$/, '#mcp-ai-agents');
 
 export const pageHtml = ({ keyed }: PageOptions): string => `<!doctype html>
 <html lang="en">
@@ -29,7 +34,9 @@ export const pageHtml = ({ keyed }: PageOptions): string => `<!doctype html>
 <main>
   <h1>Glance playground</h1>
   <p class="lead">Give it a URL; see what the API answers. Programs calling <code>GET /?url=…</code> get the JSON
-  directly; this page is only shown to browsers asking for <code>/</code> without a query.</p>
+  directly; this page is only shown to browsers asking for <code>/</code> without a query. AI agents (Claude, Cursor,
+  VS Code…) use the same service over the Model Context Protocol at <a id="mcp" href="${MCP_PATH}"><code>${MCP_PATH}</code></a>:
+  <a href="${MCP_DOCS}" target="_blank" rel="noopener noreferrer">client setup and tools</a>.</p>
   <form id="form" action="" method="get" autocomplete="off">
     <input id="url" name="url" type="url" required placeholder="https://example.com" spellcheck="false">
     <fieldset>
