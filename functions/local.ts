@@ -10,6 +10,7 @@ import { pathToFileURL } from 'node:url';
 import { createApp, type App } from '../lib/app.ts';
 import { DEFAULT_SHUTDOWN_GRACE_MS, loadConfig } from '../lib/config.ts';
 import type { AccessRecord } from '../lib/http/access-log.ts';
+import { faultRecord, type FaultRecord } from '../lib/http/fault.ts';
 import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
 import { OPENAPI_PATH, openapiResponse } from '../lib/http/openapi.ts';
 import type { ApiRequest, ApiResponse } from '../lib/http/types.ts';
@@ -91,6 +92,9 @@ const drained = (res: ServerResponse): Promise<void> =>
     res.on('drain', done).on('close', done);
   });
 
+/** One JSON line on stderr per fault of ours (lib/http/fault.ts), as the access records are on stdout. */
+const logFault = (fault: FaultRecord): void => console.error(JSON.stringify({ level: 'error', time: new Date().toISOString(), ...fault }));
+
 const json = (statusCode: number, body: string): ApiResponse => ({ statusCode, headers: { 'content-type': 'application/json' }, body });
 
 export interface LocalServerOptions {
@@ -139,7 +143,7 @@ export function createLocalServer(app: App, { assets, graceMs = DEFAULT_SHUTDOWN
     });
     answer(req, res).catch((error: unknown) => {
       // The core answers its own errors: reaching here means the asset store or the socket failed.
-      console.error('local service: request failed', error);
+      logFault(faultRecord('transport', error, undefined));
       if (res.headersSent) res.destroy();
       else void write(res, json(500, INTERNAL_ERROR), false);
     });
@@ -163,10 +167,10 @@ export function createLocalServer(app: App, { assets, graceMs = DEFAULT_SHUTDOWN
 async function main(): Promise<void> {
   const config = loadConfig();
   const assets = config.storage.kind === 'local' ? createStorage(config.storage, config.cdnUrl) : undefined;
-  const onUnexpectedError = (error: unknown, requestId: string) => console.error(`unexpected error (request ${requestId})`, error);
-  // One JSON line per answered request on stdout (lib/http/access-log.ts: no caller secrets in it).
+  // One JSON line per answered request on stdout (lib/http/access-log.ts: no caller secrets in it), and one per
+  // fault of ours on stderr (lib/http/fault.ts: every EFATAL's cause, with its request id).
   const onAnswered = (record: AccessRecord) => console.log(JSON.stringify({ msg: 'answered', ...record }));
-  const app = createApp(config, { onUnexpectedError, onAnswered });
+  const app = createApp(config, { onFault: logFault, onAnswered });
   // What a first request would otherwise load on its clock, loaded before the first is taken (README, Architecture →
   // "Where CPU work runs"). What fails to load is said once, here; its requests then fail at once.
   const preparing = Date.now();
