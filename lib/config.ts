@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { AddressPolicy } from './guard/policy.ts';
 import { parseDuration } from './query/duration.ts';
+import { TIMEOUT } from './query/options.ts';
 
 /** The longest `ttl` a request may ask for (docs/CONTRACT.md §2), and so the default retention. */
 export const DEFAULT_RETENTION_MS = 31 * 24 * 3_600_000;
@@ -15,7 +16,7 @@ export interface Config {
   readonly port: number;
   /** Address the local service listens on: loopback unless told otherwise (`0.0.0.0` in a container). */
   readonly host: string;
-  /** On SIGTERM/SIGINT, how long the local service lets requests in flight finish before it closes them. */
+  /** On SIGTERM/SIGINT, how long the local service lets requests in flight finish before it answers them EBUSY. */
   readonly shutdownGraceMs: number;
   /** Address of the local service as callers reach it (used for links back to it, e.g. the local CDN). */
   readonly publicUrl: string;
@@ -131,8 +132,12 @@ export const DEFAULT_EMBED_PROXY_MAX_BYTES = 10 * 1024 * 1024;
  */
 export const LAMBDA_EMBED_PROXY_MAX_BYTES = 4 * 1024 * 1024;
 
-/** Ten seconds: most answers take one or two; the rare long render is cut rather than hold up a deploy. */
-export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * The longest budget a request is admitted with (`timeout`'s maximum), plus a little to write its answer: a request
+ * that arrived just before the signal still ends in its own answer. Whatever is still running when a shorter grace
+ * ends is answered 503 EBUSY (functions/local.ts), never a reset.
+ */
+export const DEFAULT_SHUTDOWN_GRACE_MS = TIMEOUT.max + 2_000;
 
 export type Env = Record<string, string | undefined>;
 

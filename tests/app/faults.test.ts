@@ -5,11 +5,9 @@
  * logger and on the local service's stderr.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
 import { createHandler } from '../../functions/api.ts';
@@ -18,11 +16,10 @@ import { createApp } from '../../lib/app.ts';
 import { loadConfig } from '../../lib/config.ts';
 import type { ErrorRecord, FaultRecord } from '../../lib/http/fault.ts';
 import { joined } from '../../lib/text/pieces.ts';
+import { startLocalProcess } from '../helpers/local-process.ts';
 import { html, startServer, unusedPort, type TestServer } from '../helpers/server.ts';
 import { q, TEST_BROWSER_ARGS } from '../helpers/service.ts';
 import { apiEvent, lambdaContext } from '../stacks/lambda.ts';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** The SSM endpoint of this process: a loopback port nothing listens on, so reading the keys fails at once. */
 async function unreachableSsm(): Promise<Record<string, string>> {
@@ -123,40 +120,26 @@ describe('EFATAL causes are logged', { timeout: 180_000 }, () => {
   });
 
   test('the local service writes the record as one JSON line on stderr', async () => {
-    const port = await unusedPort();
-    const service = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'functions/local.ts')], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        PORT: String(port),
-        GLANCE_API_KEYS_PARAMETER: '/glance/keys',
-        GLANCE_STORAGE_DIR: join(root, 'local-assets'),
-        GLANCE_CACHE_DIR: join(root, 'local-cache'),
-      },
+    const local = await startLocalProcess({
+      GLANCE_API_KEYS_PARAMETER: '/glance/keys',
+      GLANCE_STORAGE_DIR: join(root, 'local-assets'),
+      GLANCE_CACHE_DIR: join(root, 'local-cache'),
     });
-    let stderr = '';
-    service.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     try {
-      await new Promise<void>((resolve, reject) => {
-        service.stdout!.on('data', (chunk: Buffer) => chunk.toString().includes('listening') && resolve());
-        service.once('exit', (code) => reject(new Error(`the service exited early with ${code}: ${stderr}`)));
-      });
-      const response = await fetch(`http://127.0.0.1:${port}/?${q('https://example.com/')}`, { headers: { 'x-api-key': 'k' } });
+      const response = await fetch(`${local.base}/?${q('https://example.com/')}`, { headers: { 'x-api-key': 'k' } });
       assert.equal(response.status, 500);
       const requestId = response.headers.get('x-request-id')!;
       assertGeneric((await response.json()) as { code: string; message: string }, requestId, '/glance/keys');
-      const exited = new Promise((resolve) => service.once('exit', resolve));
-      service.kill('SIGTERM');
-      await exited;
-      const records = stderr.split('\n').filter((line) => line.includes('"EFATAL"')).map((line) => JSON.parse(line) as FaultRecord & { level: string });
-      assert.equal(records.length, 1, stderr);
+      local.child.kill('SIGTERM');
+      await local.exited;
+      const records = local.stderr().split('\n').filter((line) => line.includes('"EFATAL"')).map((line) => JSON.parse(line) as FaultRecord & { level: string });
+      assert.equal(records.length, 1, local.stderr());
       assert.equal(records[0]!.level, 'error');
       assert.equal(records[0]!.requestId, requestId);
       assert.match(records[0]!.error.message, /API keys could not be read/);
       assert.ok(records[0]!.error.cause, 'the SDK error is the cause');
     } finally {
-      if (service.exitCode === null) service.kill('SIGKILL');
+      if (local.child.exitCode === null) local.child.kill('SIGKILL');
     }
   });
 });
