@@ -99,14 +99,24 @@ export interface AdblockSettings {
 
 export type ChromiumProcesses = 'multi' | 'single';
 
-/** `retention`: ms after its last write a file of the local folder is deleted (GLANCE_RETENTION). */
+/**
+ * A local folder: `retention`, ms after its last write a file is deleted (GLANCE_RETENTION); `maxBytes`, the size past
+ * which the least recently used files are deleted (GLANCE_STORAGE_MAX_BYTES, GLANCE_CACHE_MAX_BYTES).
+ */
+export interface LocalFolder {
+  readonly kind: 'local';
+  readonly dir: string;
+  readonly retention: number;
+  readonly maxBytes: number;
+}
+
 export type CacheSettings =
-  | { readonly kind: 'local'; readonly dir: string; readonly retention: number }
+  | LocalFolder
   | { readonly kind: 's3'; readonly bucket: string; readonly region: string; readonly endpoint: string | undefined; readonly forcePathStyle: boolean }
   | { readonly kind: 'off' };
 
 export type StorageSettings =
-  | { readonly kind: 'local'; readonly dir: string; readonly retention: number }
+  | LocalFolder
   | {
       readonly kind: 's3';
       readonly bucket: string;
@@ -191,15 +201,28 @@ function retention(env: Env): number {
   return ms;
 }
 
+/** Stored screenshots, PDFs and reports on the local disk: 5 GiB, some 25 000 full-page captures. */
+export const DEFAULT_STORAGE_MAX_BYTES = 5 * 1024 ** 3;
+/** Cached answers on the local disk: 2 GiB, hundreds of thousands of metadata answers or a few hundred proxied files. */
+export const DEFAULT_CACHE_MAX_BYTES = 2 * 1024 ** 3;
+
+const folder = (env: Env, dir: string, kept: number, sizeName: string, size: number): LocalFolder => ({
+  kind: 'local',
+  dir,
+  retention: kept,
+  // At least a few of the largest answers (GLANCE_MAX_BODY_BYTES is 10 MiB by default).
+  maxBytes: integer(env, sizeName, size, 64 * 1024 * 1024, Number.MAX_SAFE_INTEGER),
+});
+
 function storage(env: Env, kept: number): StorageSettings {
   const bucket = env.GLANCE_S3_BUCKET;
-  return bucket ? s3(env, bucket) : { kind: 'local', dir: env.GLANCE_STORAGE_DIR || '.glance/assets', retention: kept };
+  return bucket ? s3(env, bucket) : folder(env, env.GLANCE_STORAGE_DIR || '.glance/assets', kept, 'GLANCE_STORAGE_MAX_BYTES', DEFAULT_STORAGE_MAX_BYTES);
 }
 
 function cache(env: Env, kept: number): CacheSettings {
   if (env.GLANCE_CACHE === 'off') return { kind: 'off' };
   const bucket = env.GLANCE_CACHE_BUCKET;
-  return bucket ? s3(env, bucket) : { kind: 'local', dir: env.GLANCE_CACHE_DIR || '.glance/cache', retention: kept };
+  return bucket ? s3(env, bucket) : folder(env, env.GLANCE_CACHE_DIR || '.glance/cache', kept, 'GLANCE_CACHE_MAX_BYTES', DEFAULT_CACHE_MAX_BYTES);
 }
 
 function apiKeys(env: Env): Config['apiKeys'] {

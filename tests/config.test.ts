@@ -1,7 +1,7 @@
 /** Configuration read once from the environment: the local service's own settings and the local folders' retention. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, DEFAULT_RETENTION_MS, loadConfig } from '../lib/config.ts';
+import { ConfigError, DEFAULT_CACHE_MAX_BYTES, DEFAULT_RETENTION_MS, DEFAULT_STORAGE_MAX_BYTES, loadConfig } from '../lib/config.ts';
 import { TIMEOUT } from '../lib/query/options.ts';
 import { sweepInterval } from '../lib/storage/sweep.ts';
 
@@ -113,4 +113,16 @@ test('GLANCE_TRUST_PROXY_HOPS: no forwarded address is believed by default', () 
   assert.equal(loadConfig({}).trustProxyHops, 0);
   assert.equal(loadConfig({ GLANCE_TRUST_PROXY_HOPS: '1' }).trustProxyHops, 1);
   assert.throws(() => loadConfig({ GLANCE_TRUST_PROXY_HOPS: '-1' }), (error: Error) => error instanceof ConfigError && /GLANCE_TRUST_PROXY_HOPS/.test(error.message));
+});
+
+test('the local folders are bounded by size: 5 GiB of assets and 2 GiB of cache unless told otherwise, at least 64 MiB', () => {
+  const defaults = loadConfig({});
+  assert.equal(defaults.storage.kind === 'local' && defaults.storage.maxBytes, DEFAULT_STORAGE_MAX_BYTES);
+  assert.equal(defaults.cache.kind === 'local' && defaults.cache.maxBytes, DEFAULT_CACHE_MAX_BYTES);
+  const set = loadConfig({ GLANCE_STORAGE_MAX_BYTES: String(1024 ** 3), GLANCE_CACHE_MAX_BYTES: String(128 * 1024 ** 2) });
+  assert.equal(set.storage.kind === 'local' && set.storage.maxBytes, 1024 ** 3);
+  assert.equal(set.cache.kind === 'local' && set.cache.maxBytes, 128 * 1024 ** 2);
+  for (const value of ['1000', '-1', '1.5', 'lots']) {
+    assert.throws(() => loadConfig({ GLANCE_CACHE_MAX_BYTES: value }), (error: Error) => error instanceof ConfigError && /GLANCE_CACHE_MAX_BYTES/.test(error.message));
+  }
 });
