@@ -124,7 +124,8 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
         createRenderer({ config, work, resolver: deps.resolver, extraArgs: browserArgs, events: deps.events }),
       )),
   };
-  const report = (error: unknown) => deps.onFault?.(faultRecord('cache', error, undefined));
+  // The cache store's reads and writes, local refreshes and the folders' sweeps: no caller waits on these.
+  const report = (error: unknown) => deps.onFault?.(faultRecord('background', error, undefined));
   /** The one place a failure becomes an answer: an EFATAL's cause is logged here, once, with the request id. */
   const failed = (error: unknown, requestId: string, target: string | undefined): ApiResponse => {
     if (isFatal(error)) deps.onFault?.(faultRecord('EFATAL', error, requestId));

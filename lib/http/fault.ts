@@ -15,7 +15,7 @@ export interface ErrorRecord {
 }
 
 export interface FaultRecord {
-  /** `EFATAL` when a caller was answered EFATAL for it; else what failed in the background (`cache`, `refresh`). */
+  /** `EFATAL` when a caller was answered EFATAL for it; else `background` (the cache store, a refresh, a sweep) or `refresh` (a Lambda self-invocation). */
   readonly msg: string;
   /** The request answered EFATAL; absent for a failure no request is waiting on. */
   readonly requestId?: string;

@@ -71,11 +71,13 @@ describe('EFATAL causes are logged', { timeout: 180_000 }, () => {
     const faults: FaultRecord[] = [];
     const app = createApp(config, { browserArgs: TEST_BROWSER_ARGS, onFault: (fault) => faults.push(fault) });
     try {
-      const answer = await app.handle(request(q(`${site.url}/`, 'screenshot&meta=false'), 'req-storage'));
+      const answer = await app.handle(request(q(`${site.url}/`, 'screenshot&meta=false&adblock=false'), 'req-storage'));
       assert.equal(answer.statusCode, 500);
       assertGeneric(JSON.parse(joined(answer.body)), 'req-storage', blocker);
-      assert.equal(faults.length, 1, JSON.stringify(faults));
-      const [fault] = faults;
+      // The sweep of the same folder fails too, in the background: reported, but no answer's EFATAL.
+      const fatal = faults.filter((fault) => fault.msg === 'EFATAL');
+      assert.equal(fatal.length, 1, JSON.stringify(faults, null, 1).slice(0, 4000));
+      const [fault] = fatal;
       assert.equal(fault!.msg, 'EFATAL');
       assert.equal(fault!.requestId, 'req-storage');
       const causes = chain(fault!.error);
