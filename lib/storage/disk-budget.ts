@@ -144,6 +144,7 @@ export function createDiskBudget(dir: string, { maxBytes, owns, expiryOf, now = 
   return {
     wrote(name, bytes, expiresAt) {
       put(name, { bytes, expiresAt });
+      // Beside the write, never on its path; a failure here is the periodic sweep's to report (its trim meets it too).
       if (total > maxBytes) void trim().catch(() => undefined);
     },
     used(name) {
