@@ -18,6 +18,7 @@ import { OPENAPI_PATH, openapiResponse } from '../lib/http/openapi.ts';
 import { bypassedOrigin, cameThroughOrigin, ORIGIN_HEADER } from '../lib/http/origin-guard.ts';
 import { MCP_PATH } from '../lib/mcp/doors.ts';
 import type { AccessRecord } from '../lib/http/access-log.ts';
+import { faultRecord, type FaultRecord } from '../lib/http/fault.ts';
 import type { ApiRequest, ApiResponse } from '../lib/http/types.ts';
 import { joined } from '../lib/text/pieces.ts';
 import { Budget } from '../lib/time/budget.ts';
@@ -58,8 +59,8 @@ function toApiRequest(event: Event, context: Context): ApiRequest {
   };
 }
 
-const onUnexpectedError = (error: unknown, requestId: string) =>
-  logger.error('unexpected error', { error: error as Error, requestId });
+/** Our own failures (lib/http/fault.ts): every EFATAL answer's cause, once, with the request id. */
+const onFault = ({ msg, ...fault }: FaultRecord) => logger.error(msg, { ...fault });
 
 /** The one access record of each request (lib/http/access-log.ts), a structured line in CloudWatch. */
 const onAnswered = (record: AccessRecord) => logger.info('answered', { ...record });
@@ -67,8 +68,8 @@ const onAnswered = (record: AccessRecord) => logger.info('answered', { ...record
 /** Last resort: whatever escapes the app still answers the contract's EFATAL payload, never a stack trace. */
 const lastResort = (config: Config): middy.MiddlewareObj<Event, Result> => ({
   onError: async (request) => {
-    logger.error('unhandled error', { error: request.error as Error });
     const requestId = request.event?.requestContext?.requestId || request.context.awsRequestId;
+    onFault(faultRecord('EFATAL', request.error, requestId));
     request.response = toResult(withStandardHeaders(errorResponse(request.error, { requestId, docsUrl: config.docsUrl, target: undefined })));
   },
 });
@@ -82,7 +83,7 @@ function lambdaRefresh(config: Config): AppDeps {
   const { functionName, region } = config.lambda;
   const onError = (error: unknown) => {
     count(METRIC.refreshError);
-    onUnexpectedError(error, 'refresh');
+    onFault(faultRecord('refresh', error, undefined));
   };
   return { refresh: createLambdaRefresher(functionName, region, { onError }) };
 }
@@ -98,7 +99,7 @@ export type Handler = ((event: Event | RefreshEvent, context: Context) => Promis
 
 /** `app` lets a caller (the tests) build the app with its own dependencies; by default one is built from config. */
 export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?: App } = {}): Handler {
-  const core = app ?? createApp(config, { onUnexpectedError, onAnswered, events: metricEvents(), ...lambdaRefresh(config), ...deps });
+  const core = app ?? createApp(config, { onFault, onAnswered, events: metricEvents(), ...lambdaRefresh(config), ...deps });
   const http = middy<Event, Result>();
   // Traces keep timings and errors, never an answer: a body holds a page's contents and a key owner's data.
   if (tracer) http.use(captureLambdaHandler(tracer, { captureResponse: false }));

@@ -40,6 +40,7 @@ import { createPlayground } from './http/playground/index.ts';
 import { MCP_PATH, mcpPreflight, withBearerKey, withMcpCors } from './mcp/doors.ts';
 import { createMcpRoute } from './mcp/route.ts';
 import { errorResponse, jsonInSlices } from './http/respond.ts';
+import { faultRecord, isFatal, type FaultRecord } from './http/fault.ts';
 import { embedAnswer } from './embed/index.ts';
 import { createStorage, type Storage } from './storage/index.ts';
 import { sweepInterval, sweepPeriodically } from './storage/sweep.ts';
@@ -59,8 +60,9 @@ export interface AppEvents extends BrowserEvents {
 export interface AppDeps {
   /** DNS for targets; tests inject one to make public-looking names resolve where they like. */
   resolver?: Resolver;
-  /** Where unexpected errors are reported (with their stack, which never reaches the caller). */
-  onUnexpectedError?: (error: unknown, requestId: string) => void;
+  /** Where our own failures are reported (lib/http/fault.ts): every EFATAL answer's cause, once, with its request
+   *  id, and what failed in the background (cache store, refresh, sweep). Their stacks never reach a caller. */
+  onFault?: (fault: FaultRecord) => void;
   /** Where the one access record of each answered request goes (lib/http/access-log.ts). */
   onAnswered?: (record: AccessRecord) => void;
   /** Where screenshots and PDFs go; by default the store the configuration names. */
@@ -127,7 +129,13 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
         createRenderer({ config, work, resolver: deps.resolver, extraArgs: browserArgs, events: deps.events }),
       )),
   };
-  const report = (error: unknown) => deps.onUnexpectedError?.(error, 'cache');
+  // The cache store's reads and writes, local refreshes and the folders' sweeps: no caller waits on these.
+  const report = (error: unknown) => deps.onFault?.(faultRecord('background', error, undefined));
+  /** The one place a failure becomes an answer: an EFATAL's cause is logged here, once, with the request id. */
+  const failed = (error: unknown, requestId: string, target: string | undefined): ApiResponse => {
+    if (isFatal(error)) deps.onFault?.(faultRecord('EFATAL', error, requestId));
+    return errorResponse(error, { requestId, docsUrl: config.docsUrl, target });
+  };
   const local = deps.refresh ? undefined : createLocalRefresher(report);
   const store = deps.cacheStore === null ? undefined : (deps.cacheStore ?? createCacheStore(config.cache));
   // Local folders forget what is past the retention (buckets do by lifecycle rule): now, then periodically.
@@ -145,7 +153,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     config,
     storage: pipeline.storage,
     query: (request) => handle(request, 'mcp'),
-    onUnexpectedError: (error, requestId) => deps.onUnexpectedError?.(error, requestId),
+    onUnexpectedError: (error, requestId) => deps.onFault?.(faultRecord('EFATAL', error, requestId)),
   });
 
   /** The answer for a valid request: a failure carries its code, which decides whether it may be cached. */
@@ -161,9 +169,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       const answer = await budget.race(embedAnswer(envelope, { ...options, embed: options.embed }, headers, embedDeps), timeUp(options.timeout));
       return { answer: await withEtag(answer) };
     } catch (error) {
-      if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, requestId);
-      const answer = errorResponse(error, { requestId, docsUrl: config.docsUrl, target: options.url });
-      return { answer, error: error instanceof GlanceError ? error.code : 'EFATAL' };
+      return { answer: failed(error, requestId, options.url), error: error instanceof GlanceError ? error.code : 'EFATAL' };
     } finally {
       // Whatever is still running for this answer (a hedged probe, an upload) stops once it is decided.
       budget.abort();
@@ -264,8 +270,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       response = { ...answered, headers: { ...answered.headers, ...cacheHeaders(outcome, { shared }) } };
       if (isCurrent(request.headers['if-none-match'], response.headers.etag)) response = notModified(response);
     } catch (error) {
-      if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, request.requestId);
-      response = errorResponse(error, { requestId: request.requestId, docsUrl: config.docsUrl, target });
+      response = failed(error, request.requestId, target);
     }
     return finish(response);
   }

@@ -47,8 +47,8 @@ export interface CacheStore {
   get(key: string): Promise<CacheEntry | undefined>;
   /** Replaces the entry at once: a concurrent get sees the old or the new one. Throws EFATAL on failure. */
   set(key: string, entry: CacheEntry): Promise<void>;
-  /** Deletes entries past the retention, a bounded part per call (local folder; the bucket's lifecycle rule does
-   *  this deployed). Resolves with the number deleted. */
+  /** Deletes entries past the retention or their ttl, and the least recently used past the size bound, a bounded
+   *  part per call (local folder; the bucket's lifecycle rule does this deployed). Resolves with the number deleted. */
   sweep?(): Promise<number>;
 }
 
@@ -58,7 +58,7 @@ export function createCacheStore(settings: CacheSettings): CacheStore | undefine
     case 'off':
       return undefined;
     case 'local':
-      return withMemory(createLocalCacheStore(settings.dir, { retention: settings.retention }));
+      return withMemory(createLocalCacheStore(settings.dir, settings));
     case 's3':
       return withMemory(createS3CacheStore(settings));
   }

@@ -8,7 +8,8 @@ import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, typ
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import document from '../http/openapi-document.cts';
 import { GlanceError } from '../errors.ts';
-import { TOOLS, toolError, type GlanceTool, type ToolDeps } from './tools.ts';
+import { isFatal } from '../http/fault.ts';
+import { AnsweredError, TOOLS, toolError, type GlanceTool, type ToolDeps } from './tools.ts';
 
 const INSTRUCTIONS =
   'Glance reads public web pages for you: `markdown` for a page\'s text, `extract` for its metadata and custom data, ' +
@@ -27,7 +28,7 @@ async function call(tool: GlanceTool, args: unknown, deps: ToolDeps, onUnexpecte
   try {
     return await tool.run(checked.data, deps);
   } catch (error) {
-    if (!(error instanceof GlanceError)) onUnexpectedError(error);
+    if (isFatal(error) && !(error instanceof AnsweredError)) onUnexpectedError(error);
     return toolError(error);
   }
 }

@@ -5,6 +5,7 @@
  */
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { GlanceError, type ErrorCode } from '../errors.ts';
+import { isFatal } from '../http/fault.ts';
 import { TIMEOUT } from '../query/options.ts';
 import type { Storage } from '../storage/index.ts';
 import { Budget } from '../time/budget.ts';
@@ -51,11 +52,14 @@ const tool = (name: string, title: string, description: string, run: GlanceTool[
   run,
 });
 
-/** The payload's data, or the failure it reports as a GlanceError (its code kept as the API answered it). */
+/** A failure as the API answered it: an EFATAL among them was logged with its cause where it happened. */
+export class AnsweredError extends GlanceError {}
+
+/** The payload's data, or the failure it reports as an AnsweredError (its code kept as the API answered it). */
 async function dataOf(deps: ToolDeps, query: string): Promise<Record<string, unknown>> {
   const payload = await deps.ask(query);
   if (payload.status === 'success' && payload.data) return payload.data;
-  throw new GlanceError((payload.code ?? 'EFATAL') as ErrorCode, payload.message ?? 'The page could not be read.');
+  throw new AnsweredError((payload.code ?? 'EFATAL') as ErrorCode, payload.message ?? 'The page could not be read.');
 }
 
 const text = (value: string) => ({ type: 'text' as const, text: value });
@@ -148,7 +152,7 @@ export const TOOLS: readonly GlanceTool[] = [extract, markdown, screenshot];
 
 /** A failure as the tool's result: the agent reads Glance's code and message, and may act on them. */
 export function toolError(error: unknown): CallToolResult {
-  const code = error instanceof GlanceError ? error.code : 'EFATAL';
-  const message = error instanceof GlanceError ? error.message : 'An unexpected error occurred.';
+  // A failure of ours is logged with its cause (server.ts); the agent is told only that it happened.
+  const [code, message] = isFatal(error) ? ['EFATAL', 'An unexpected error occurred. It was logged.'] : [(error as GlanceError).code, (error as GlanceError).message];
   return { isError: true, content: [text(`${code}: ${message}`)], structuredContent: { code, message } };
 }

@@ -32,11 +32,11 @@ export interface Storage {
   put(body: Buffer, contentType: string, signal?: AbortSignal, name?: string): Promise<StoredObject>;
   /** Reads an object back (the local service serves these). undefined when absent or not a storage key. */
   get(key: string): Promise<StoredBody | undefined>;
-  /** Deletes what is past the retention, a bounded part per call (local folders; a bucket's lifecycle rule does
-   *  this deployed). Resolves with the number of objects deleted. */
+  /** Deletes what is past the retention, and the least recently used past the size bound, a bounded part per call
+   *  (local folders; a bucket's lifecycle rule does this deployed). Resolves with the number of objects deleted. */
   sweep?(): Promise<number>;
 }
 
 export function createStorage(settings: StorageSettings, cdnUrl: string): Storage {
-  return settings.kind === 's3' ? createS3Storage(settings, cdnUrl) : createLocalStorage(settings.dir, cdnUrl, settings.retention);
+  return settings.kind === 's3' ? createS3Storage(settings, cdnUrl) : createLocalStorage(settings.dir, cdnUrl, settings);
 }

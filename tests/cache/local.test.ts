@@ -88,8 +88,9 @@ describe('local cache store', () => {
     const folder = join(root, 'sweep');
     const store = createLocalCacheStore(folder, { retention: HOUR });
     const [old, young] = [freshKey(), freshKey()];
-    await store.set(old, sampleEntry('"old"'));
-    await store.set(young, sampleEntry('"young"'));
+    // Within their ttl: only the retention decides here.
+    await store.set(old, { ...sampleEntry('"old"'), createdAt: Date.now() });
+    await store.set(young, { ...sampleEntry('"young"'), createdAt: Date.now() });
     await writeFile(join(folder, `.${old}.0000.tmp`), 'half');
     await writeFile(join(folder, 'README'), 'not ours');
     const past = new Date(Date.now() - 2 * HOUR);

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LighthouseReport } from '../../lib/browser/index.ts';
-import { DEFAULT_RETENTION_MS } from '../../lib/config.ts';
+import { DEFAULT_RETENTION_MS, DEFAULT_STORAGE_MAX_BYTES } from '../../lib/config.ts';
 import type { Context } from '../../lib/pipeline/context.ts';
 import { INLINE_MAX_BYTES, lighthouse } from '../../lib/pipeline/steps/lighthouse.ts';
 import type { LighthouseOptions, LighthouseOutput } from '../../lib/query/options.ts';
@@ -24,7 +24,7 @@ describe('the lighthouse step', () => {
   let storage: Storage;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'glance-lighthouse-'));
-    storage = createStorage({ kind: 'local', dir, retention: DEFAULT_RETENTION_MS }, CDN);
+    storage = createStorage({ kind: 'local', dir, retention: DEFAULT_RETENTION_MS, maxBytes: DEFAULT_STORAGE_MAX_BYTES }, CDN);
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
