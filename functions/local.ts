@@ -15,7 +15,8 @@ import { OPENAPI_PATH, openapiResponse } from '../lib/http/openapi.ts';
 import type { ApiRequest, ApiResponse } from '../lib/http/types.ts';
 import { serveAsset } from '../lib/storage/serve.ts';
 import { Budget } from '../lib/time/budget.ts';
-import { createStorage, type Storage } from '../lib/storage/index.ts';
+import type { Storage } from '../lib/storage/index.ts';
+import { createStorage } from '../lib/stores.ts';
 import { allPieces, joined, lengthOf } from '../lib/text/pieces.ts';
 import { slices } from '../lib/time/slices.ts';
 

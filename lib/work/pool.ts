@@ -20,7 +20,7 @@ import { Worker, type ResourceLimits } from 'node:worker_threads';
 import { GlanceError } from '../errors.ts';
 import { Budget } from '../time/budget.ts';
 import { QueueFullError, Semaphore } from '../time/semaphore.ts';
-import type { JobInput, JobName, JobOutput } from './jobs.ts';
+import type { JobInput, JobName, JobOutput } from '../jobs.ts';
 import { errorData, errorFrom, type FromWorker, type ToWorker, type WorkerSetup } from './messages.ts';
 
 export interface WorkPoolOptions {

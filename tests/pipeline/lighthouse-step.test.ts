@@ -13,7 +13,8 @@ import { DEFAULT_RETENTION_MS } from '../../lib/config.ts';
 import type { Context } from '../../lib/pipeline/context.ts';
 import { INLINE_MAX_BYTES, lighthouse } from '../../lib/pipeline/steps/lighthouse.ts';
 import type { LighthouseOptions, LighthouseOutput } from '../../lib/query/options.ts';
-import { createStorage, type Storage } from '../../lib/storage/index.ts';
+import type { Storage } from '../../lib/storage/index.ts';
+import { createStorage } from '../../lib/stores.ts';
 import { Budget } from '../../lib/time/budget.ts';
 import { Timings } from '../../lib/time/timings.ts';
 
