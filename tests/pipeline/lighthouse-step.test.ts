@@ -43,8 +43,9 @@ describe('the lighthouse step', () => {
       wanted: { lighthouse: settings },
       data: existing ? { insights: existing } : {},
     } as unknown as Context;
-    assert.ok(lighthouse.wants(ctx));
-    await lighthouse.run(ctx);
+    const wanted = lighthouse.wants(ctx);
+    assert.deepEqual(wanted, settings);
+    await lighthouse.run(ctx, wanted!);
     return ctx.data.insights as Record<string, unknown>;
   }
 
