@@ -21,7 +21,8 @@ import { median, ms } from './lib/stats.ts';
 
 const run = promisify(execFile);
 const CHILD = join(ROOT, 'bench', 'lib', 'cold-child.mjs');
-const MAX_IMPORT_MS = 150;
+/** Issue 28's goal (156 ms at filing). */
+const MAX_IMPORT_MS = 130;
 const MAX_BUNDLE_BYTES = 3 * 1024 * 1024;
 /** Strings only puppeteer-core's own code holds (as tests/infra/bundle.ts checks). */
 const PUPPETEER_MARKERS = ['Target.setAutoAttach', 'Page.captureScreenshot', 'Page.setLifecycleEventsEnabled', 'iPhone 15 Pro'];
@@ -212,8 +213,9 @@ export const coldstart: Part = async ({ smoke, log }) => {
         'The first request fetches the page, extracts, pings its og:image and writes the cache (a MISS): a local folder, or ' +
         "with Lambda's settings S3rver on 127.0.0.1.",
       "Lambda's settings: the stack's GLANCE_S3_BUCKET and GLANCE_CACHE_BUCKET (endpoint on 127.0.0.1), and AWS_LAMBDA_FUNCTION_NAME " +
-        'and AWS_EXECUTION_ENV as the Lambda runtime sets them. The import then also loads the S3 SDK (during init, ' +
-        'functions/api.ts) and the X-Ray tracer (functions/observability.ts); tracing itself stays off (no daemon here).',
+        'and AWS_EXECUTION_ENV as the Lambda runtime sets them. The import then also loads the X-Ray tracer ' +
+        '(functions/observability.ts; tracing itself stays off, no daemon here); the S3 SDK, https and zlib load right after ' +
+        "init (functions/api.ts, afterInit), here on the first request's clock as the child sends it at once.",
       'Puppeteer detection: a separate run per mode records every module resolution with module.registerHooks ' +
         '(in-thread hooks see node\'s and tsx\'s imports alike), counts URLs under puppeteer/ or puppeteer-core/, then imports ' +
         'puppeteer-core itself as a control that must be seen; the same for lighthouse (URLs under node_modules/lighthouse/). ' +

@@ -9,6 +9,7 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createApp, type App, type AppDeps } from '../lib/app.ts';
+import { loadTransports } from '../lib/fetch/index.ts';
 import { createLambdaRefresher, isRefreshEvent, type RefreshEvent } from '../lib/aws/lambda-refresh.ts';
 import { loadS3Sdk } from '../lib/aws/s3-client.ts';
 import { loadConfig, type Config } from '../lib/config.ts';
@@ -180,10 +181,19 @@ function closeOnSigterm(close: () => Promise<void>): void {
 }
 
 const config = loadConfig();
-// Stored in S3 (as deployed): the SDK's chunk loads during init, not on the first request's clock.
-if (config.storage.kind === 's3' || config.cache.kind === 's3') await loadS3Sdk();
 export const handler = createHandler(config);
 closeOnSigterm(handler.close);
+
+/**
+ * What the first request would otherwise load on its clock, loaded once init is over rather than during it: init
+ * answers sooner (the runtime then fetches the first event meanwhile), and a request that comes before this is done
+ * waits on the same one load, never a second. https with TLS, and zlib; stored in S3 (as deployed), the SDK's chunk.
+ * Resolves when all is loaded (a failure is the first request's to meet and report).
+ */
+export const afterInit: Promise<void> = new Promise((resolve) => setImmediate(resolve)).then(async () => {
+  loadTransports();
+  if (config.storage.kind === 's3' || config.cache.kind === 's3') await loadS3Sdk();
+}).catch((error: unknown) => logger.warn('after init: not everything could be loaded', { error: error as Error }));
 
 /**
  * GLANCE_BROWSER_AT_INIT: Chromium and the spare page start during the init phase, which Lambda runs with a full

@@ -20,7 +20,8 @@ import type { ApiRequest, ApiResponse } from '../lib/http/types.ts';
 import { MAX_BODY_BYTES, MCP_PATH } from '../lib/mcp/doors.ts';
 import { serveAsset } from '../lib/storage/serve.ts';
 import { Budget } from '../lib/time/budget.ts';
-import { createStorage, type Storage } from '../lib/storage/index.ts';
+import type { Storage } from '../lib/storage/index.ts';
+import { createStorage } from '../lib/stores.ts';
 import { allPieces, joined, lengthOf } from '../lib/text/pieces.ts';
 import { slices } from '../lib/time/slices.ts';
 

@@ -8,7 +8,6 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createKeyCheck } from './http/api-keys.ts';
 import {
   cacheHeaders,
-  createCacheStore,
   createLocalRefresher,
   nestedKey,
   ResultCache,
@@ -34,7 +33,7 @@ import { lowerCaseNames, varyOf, withStandardHeaders } from './http/headers.ts';
 import { clientAddress } from './http/client-address.ts';
 import { isCurrent, notModified, withEtag } from './http/etag.ts';
 import { clientOf, overLimit, RateLimiter, rateHeaders, type RateVerdict } from './http/rate-limit.ts';
-import { isForwardedHeader } from './http/forwarded-headers.ts';
+import { isForwardedHeader } from './query/forwarded-headers.ts';
 import { createRequestParser } from './http/parse-request.ts';
 import { createPlayground } from './http/playground/index.ts';
 import { MCP_PATH, mcpPreflight, withBearerKey, withMcpCors } from './mcp/doors.ts';
@@ -42,7 +41,8 @@ import { createMcpRoute } from './mcp/route.ts';
 import { errorResponse, jsonInSlices } from './http/respond.ts';
 import { faultRecord, isFatal, type FaultRecord } from './http/fault.ts';
 import { embedAnswer } from './embed/index.ts';
-import { createStorage, type Storage } from './storage/index.ts';
+import type { Storage } from './storage/index.ts';
+import { createCacheStore, createStorage } from './stores.ts';
 import { sweepInterval, sweepPeriodically } from './storage/sweep.ts';
 import { Budget } from './time/budget.ts';
 import { Timings } from './time/timings.ts';

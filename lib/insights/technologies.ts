@@ -4,7 +4,7 @@
  * (`wappalyzer-core` 6, GPL-3.0). The rules are matched against what Glance already has from loading the page:
  * its URL, response headers and cookies, HTML, `<script src>` URLs and `<meta>` tags, each bounded (boundedHtml,
  * below). Rules that need a live DOM, JavaScript globals, DNS or extra requests (`dom`, `js`, `dns`, `probe`,
- * `robots`) are not run. A job of the worker pool (lib/work/jobs.ts): the rules are compiled in the worker, and the
+ * `robots`) are not run. A job of the worker pool (lib/jobs.ts): the rules are compiled in the worker, and the
  * matching runs there, within the request's budget.
  */
 import type { Items } from 'wappalyzer-core';

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
 import { HOP_HEADER } from '../guard/loop.ts';
-import { isForwardedHeader } from '../http/forwarded-headers.ts';
+import { isForwardedHeader } from '../query/forwarded-headers.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import type { Storage } from '../storage/index.ts';
 import { joined } from '../text/pieces.ts';

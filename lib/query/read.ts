@@ -3,9 +3,14 @@
  * maps to, so every error names the parameter as the contract spells it (`screenshot.fullPage`, even when sent
  * as `screenshot.full_page`).
  */
-import { isDeepStrictEqual } from 'node:util';
 import { invalidParam, type GlanceError } from '../errors.ts';
 import type { QueryNode } from './tree.ts';
+
+/**
+ * node:util without its ES import: that reads every export, and its lazy ones load worker_threads, parseArgs and
+ * diff's modules (~9 ms of CPU at a cold start; bench/RESULTS.md, cold start).
+ */
+const util = () => process.getBuiltinModule('node:util');
 
 /** A node found under a parent, with its full dotted name. */
 export interface Found {
@@ -53,7 +58,7 @@ export function legacyOption<T>(root: QueryNode, feature: Found, key: string, re
   const legacy = child(root, key);
   const a = nested && read(nested);
   const b = legacy && read(legacy);
-  if (nested && legacy && !isDeepStrictEqual(a, b)) {
+  if (nested && legacy && !util().isDeepStrictEqual(a, b)) {
     throw invalidParam(nested.name, `it disagrees with \`${legacy.name}\`; give it once`);
   }
   return nested ? a : b;

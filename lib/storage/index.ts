@@ -1,11 +1,8 @@
 /**
  * Where rendered screenshots and PDFs live, and the public address each one answers at (`${cdnUrl}/${key}`).
- * Deployed: an S3 bucket behind CloudFront. On one machine: a folder the local service serves (serve.ts).
+ * Deployed: an S3 bucket behind CloudFront. On one machine: a folder the local service serves (serve.ts). Which
+ * one: lib/stores.ts, where the application is wired.
  */
-import type { StorageSettings } from '../config.ts';
-import { createLocalStorage } from './local.ts';
-import { createS3Storage } from '../aws/s3-storage.ts';
-
 export { ASSET_CACHE_CONTROL, isStorageKey } from './keys.ts';
 
 export interface StoredObject {
@@ -35,8 +32,4 @@ export interface Storage {
   /** Deletes what is past the retention, and the least recently used past the size bound, a bounded part per call
    *  (local folders; a bucket's lifecycle rule does this deployed). Resolves with the number of objects deleted. */
   sweep?(): Promise<number>;
-}
-
-export function createStorage(settings: StorageSettings, cdnUrl: string): Storage {
-  return settings.kind === 's3' ? createS3Storage(settings, cdnUrl) : createLocalStorage(settings.dir, cdnUrl, settings);
 }

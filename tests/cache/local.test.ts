@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_RETENTION_MS } from '../../lib/config.ts';
-import { createCacheStore } from '../../lib/cache/index.ts';
+import { createCacheStore } from '../../lib/stores.ts';
 import { createLocalCacheStore } from '../../lib/cache/local.ts';
 import { isGlanceError } from '../../lib/errors.ts';
 import { createSweeper } from '../../lib/storage/sweep.ts';

@@ -16,7 +16,7 @@ import { createApp, type App, type AppDeps, type AppEvents } from '../../lib/app
 import { loadConfig, type Config } from '../../lib/config.ts';
 import type { Resolver } from '../../lib/fetch/index.ts';
 import type { OembedProvider } from '../../lib/oembed/providers.ts';
-import { createStorage } from '../../lib/storage/index.ts';
+import { createStorage } from '../../lib/stores.ts';
 import { TEST_BROWSER_ARGS } from './chromium-args.ts';
 import { joined } from '../../lib/text/pieces.ts';
 

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_RETENTION_MS, DEFAULT_STORAGE_MAX_BYTES } from '../../lib/config.ts';
 import { isGlanceError } from '../../lib/errors.ts';
-import { createStorage } from '../../lib/storage/index.ts';
+import { createStorage } from '../../lib/stores.ts';
 import { CDN_URL, storageContract } from './contract.ts';
 
 let root: string;

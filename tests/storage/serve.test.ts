@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_RETENTION_MS, DEFAULT_STORAGE_MAX_BYTES } from '../../lib/config.ts';
-import { createStorage, type Storage, type StoredObject } from '../../lib/storage/index.ts';
+import type { Storage, StoredObject } from '../../lib/storage/index.ts';
+import { createStorage } from '../../lib/stores.ts';
 import { serveAsset } from '../../lib/storage/serve.ts';
 import { CDN_URL } from './contract.ts';
 
