@@ -14,7 +14,8 @@ import type { AddressPolicy } from '../guard/policy.ts';
 import type { ColorScheme, MediaType } from '../query/options.ts';
 import type { BrowserHost, Lease } from './browser.ts';
 import type { Viewport } from './devices.ts';
-import { browserTimeout, isGone, pageCrashed } from './errors.ts';
+import { crashStatus, killedFromOutside } from './crash.ts';
+import { browserTimeout, isGone, pageCrashed, rendererKilled } from './errors.ts';
 import { startProxy, type GuardedProxy } from './proxy.ts';
 import { interceptRequests, type Route } from './intercept.ts';
 import { labelDocuments, type DocumentCharsets } from './document-charset.ts';
@@ -181,12 +182,14 @@ async function closeContext(env: PageEnv, browser: Browser, context: BrowserCont
 interface Outcome {
   browser: Browser | undefined;
   crashed: boolean;
+  /** The page's renderer was killed from outside (crash.ts): not the page's doing. */
+  killed: boolean;
   /** The browser was the page's alone (single-process mode), and whether it was gone when the page failed. */
   dedicated: boolean;
   goneOnFailure: boolean;
 }
 
-const freshOutcome = (): Outcome => ({ browser: undefined, crashed: false, dedicated: false, goneOnFailure: false });
+const freshOutcome = (): Outcome => ({ browser: undefined, crashed: false, killed: false, dedicated: false, goneOnFailure: false });
 
 /**
  * While a page is slow to open, its browser is probed until it opens; browser.ts kills one that stopped
@@ -348,11 +351,21 @@ async function attempt<T>(
     }
     env.events?.pageOpened?.(spare !== undefined);
     const { page, proxy, primed } = spare ?? (await openPage(env, setup.offline ?? false, holding, onBrowser));
-    // Puppeteer's 'error' event is Inspector.targetCrashed: this page's renderer died (out of memory, say).
+    // Puppeteer's 'error' event is Inspector.targetCrashed: this page's renderer died (out of memory, say), unless
+    // it was killed from outside (crash.ts), which is ours: the work is tried again in a fresh context.
     const crashed = new Promise<never>((_, reject) =>
       page.once('error', (error) => {
-        outcome.crashed = true;
-        reject(pageCrashed(session?.subject ?? 'the page', error));
+        void crashStatus(page)
+          .catch(() => undefined)
+          .then((status) => {
+            if (killedFromOutside(status)) {
+              outcome.killed = true;
+              reject(rendererKilled(session?.subject ?? 'the page', error));
+            } else {
+              outcome.crashed = true;
+              reject(pageCrashed(session?.subject ?? 'the page', error));
+            }
+          });
       }),
     );
     crashed.catch(() => undefined);
@@ -416,7 +429,7 @@ export async function withPage<T>(
   } catch (error) {
     const lost = browserLost(env, first);
     report(env, first, lost);
-    const retry = !first.crashed && (lost || (!(error instanceof GlanceError) && isGone(error)));
+    const retry = !first.crashed && (lost || first.killed || (!(error instanceof GlanceError) && isGone(error)));
     if (!retry || budget.remaining() < MIN_RENDER_MS) throw outcomeError(error, first, lost);
     const second = freshOutcome();
     return attempt(env, budget, setup, fn, second, closing).catch((again: unknown) => {
@@ -429,7 +442,7 @@ export async function withPage<T>(
 
 function report(env: PageEnv, outcome: Outcome, lost: boolean): void {
   if (outcome.crashed) env.events?.pageCrashed?.();
-  else if (lost) env.events?.browserLost?.();
+  else if (lost || outcome.killed) env.events?.browserLost?.();
 }
 
 /**

@@ -33,6 +33,9 @@ describe('single-process mode', () => {
     });
     // No spare browser waiting beside the page's (tests/browser/spare.test.ts has that): each page's is its only one.
     renderer = testRenderer('127.0.0.1', undefined, { GLANCE_CHROMIUM_MODE: 'single', GLANCE_BROWSER_SPARE: 'false' });
+    // As the service does at start-up (functions/local.ts): the adblock engine's first build (seconds of CPU on a busy
+    // machine) is not on the clock of whichever test runs first.
+    await renderer.prepare();
   });
   after(async () => {
     await renderer.close();
