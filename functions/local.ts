@@ -231,7 +231,7 @@ async function main(): Promise<void> {
   // fault of ours on stderr (lib/http/fault.ts: every EFATAL's cause, with its request id).
   const onAnswered = (record: AccessRecord) => console.log(JSON.stringify({ msg: 'answered', ...record }));
   const app = createApp(config, { onFault: logFault, onAnswered });
-  // What a first request would otherwise load on its clock, loaded before the first is taken (README, Architecture →
+  // What a first request would otherwise load on its clock, loaded before the first is taken (docs/architecture.md →
   // "Where CPU work runs"). What fails to load is said once, here; its requests then fail at once.
   const preparing = Date.now();
   await app.prepare().catch((error: unknown) => console.error('start-up: not everything could be prepared', error));
