@@ -100,3 +100,76 @@ describe('the docs’ links', () => {
     });
   }
 });
+
+const ARCHITECTURE = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
+/** The code the tree describes, file by file: what `git ls-files` would list, without the data beside it. */
+const CODE = /\.(ts|cts|mts|sh)$/;
+const ROOTS = ['functions', 'lib', 'stacks', 'scripts'];
+
+/** The tree's entries (docs/architecture.md's first code block): each path it names, with the words written beside it. */
+function treeEntries(): Map<string, Set<string>> {
+  const block = ARCHITECTURE.split('```')[1] ?? '';
+  const entries = new Map<string, Set<string>>();
+  const parents: string[] = [];
+  let current: string[] = [];
+  for (const line of block.split('\n').slice(1)) {
+    const name = line.slice(0, 24);
+    if (name.trim() !== '') {
+      const depth = (name.length - name.trimStart().length) / 2;
+      parents.length = depth;
+      current = name.trim().split(/,\s*/).map((part) => [...parents, part].join('').replace(/\/$/, ''));
+      const folder = name.trim().split(/,\s*/).find((part) => part.endsWith('/'));
+      parents.push(folder ?? `${name.trim()}/`);
+    }
+    for (const path of current) {
+      const words = entries.get(path) ?? new Set<string>();
+      // Paths (lib/browser/lighthouse.ts) and the names in them (sources/rules/jsonld: sources, rules, jsonld).
+      for (const word of [...(line.match(/[\w./-]+/g) ?? []), ...(line.match(/[\w.-]+/g) ?? [])]) words.add(word.replace(/\.$/, ''));
+      entries.set(path, words);
+    }
+  }
+  return entries;
+}
+
+function codeFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? codeFiles(`${dir}/${entry.name}`) : CODE.test(entry.name) ? [`${dir}/${entry.name}`] : [],
+  );
+}
+
+describe('docs/architecture.md', () => {
+  test('the tree names every file of functions/, lib/, stacks/ and scripts/ under the entry of its folder', () => {
+    const entries = treeEntries();
+    const unnamed = ROOTS.flatMap(codeFiles).filter((file) => {
+      const owner = [...entries.keys()].filter((path) => file === path || file.startsWith(`${path}/`)).sort((a, b) => b.length - a.length)[0];
+      const base = file.slice(file.lastIndexOf('/') + 1);
+      const words = owner === undefined ? new Set<string>() : entries.get(owner)!;
+      return !words.has(base) && !words.has(base.replace(/(\.d)?\.[a-z]+$/, ''));
+    });
+    assert.deepEqual(unnamed, []);
+  });
+
+  test('every file the tree names is there', () => {
+    const missing: string[] = [];
+    for (const [path, words] of treeEntries()) {
+      for (const word of words) {
+        if (!CODE.test(word) || existsSync(join(ROOT, word))) continue;
+        const dirs = [CODE.test(path) ? dirname(path) : path, dirname(path)].filter((dir) => ROOTS.some((root) => dir === root || dir.startsWith(`${root}/`)));
+        const under = dirs.flatMap(codeFiles);
+        if (!under.some((file) => file.endsWith(`/${word}`))) missing.push(`${path}: ${word}`);
+      }
+    }
+    assert.deepEqual(missing, []);
+  });
+
+  test('the lifecycle table lists STEPS in order, with the parts each declares it reads and writes', async () => {
+    const { STEPS } = await import('../lib/pipeline/index.ts');
+    const section = ARCHITECTURE.split("## A request's lifecycle")[1]?.split('\n## ')[0] ?? '';
+    const cells = (text: string): string[] => [...text.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? '').sort();
+    const rows = section.split('\n').filter((line) => /^\| `[a-z-]+` \|/.test(line)).map((line) => line.split('|').map((cell) => cell.trim()));
+    assert.deepEqual(
+      rows.map((row) => ({ name: cells(row[1] ?? '')[0], reads: cells(row[3] ?? ''), writes: cells(row[4] ?? '') })),
+      STEPS.map((step) => ({ name: step.name, reads: [...step.reads].sort(), writes: [...step.writes].sort() })),
+    );
+  });
+});
