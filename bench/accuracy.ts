@@ -17,6 +17,10 @@ import { glance, metascraperFull, openGraphScraper, type Extractor, type Values 
 import { runIfMain, type Part, type Table, type Target } from './lib/part.ts';
 import { loadTrafilatura, trafilaturaDir, TRAFILATURA_FIELDS, type Half } from './lib/trafilatura.ts';
 import { runTrafilatura, scoreRun, summariesOf, SCORINGS, type TrafilaturaRun } from './lib/trafilatura-score.ts';
+import { loadDateParsers } from '../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 const EXTRACTORS: Extractor[] = [glance, metascraperFull, openGraphScraper];
 /** Smoke: a few pages of each corpus. */

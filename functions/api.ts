@@ -27,6 +27,7 @@ import { INIT_WARM_MS, LAMBDA_RETURN_RESERVE_MS } from '../lib/time/limits.ts';
 import { errorResponse } from '../lib/http/respond.ts';
 import { METRIC } from './metric-names.ts';
 import { count, logger, metricEvents, metrics, tracer } from './observability.ts';
+import { loadDateParsers } from '../lib/extract/date-words.ts';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
@@ -192,6 +193,7 @@ closeOnSigterm(handler.close);
  */
 export const afterInit: Promise<void> = new Promise((resolve) => setImmediate(resolve)).then(async () => {
   loadTransports();
+  await loadDateParsers();
   if (config.storage.kind === 's3' || config.cache.kind === 's3') await loadS3Sdk();
 }).catch((error: unknown) => logger.warn('after init: not everything could be loaded', { error: error as Error }));
 

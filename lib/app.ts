@@ -48,6 +48,7 @@ import { Budget } from './time/budget.ts';
 import { Timings } from './time/timings.ts';
 import { WorkPool } from './work/pool.ts';
 import { boundBacktracking } from './work/regexp.ts';
+import { loadDateParsers } from './extract/date-words.ts';
 
 type BrowserEvents = import('./browser/index.ts').BrowserEvents;
 
@@ -148,7 +149,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   const checkKey = createKeyCheck(config.apiKeys);
   const parse = createRequestParser();
   const limiter = config.rateLimit && new RateLimiter(config.rateLimit, { now: deps.now });
-  const playground = createPlayground({ keyed: checkKey !== undefined, plainHttp: config.lambda === undefined });
+  const playground = createPlayground({ keyed: checkKey !== undefined, plainHttp: config.lambda === undefined, mcpPath: MCP_PATH });
   const mcp = createMcpRoute({
     config,
     storage: pipeline.storage,
@@ -278,7 +279,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   return {
     handle,
     prepare: async () =>
-      void (await Promise.all([work.prepare(['rules', 'technologies', 'charset']), audits.prepare(['lighthouse']), pipeline.renderer().then((browser) => browser.prepare())])),
+      void (await Promise.all([loadDateParsers(), work.prepare(['rules', 'technologies', 'charset']), audits.prepare(['lighthouse']), pipeline.renderer().then((browser) => browser.prepare())])),
     warmBrowser: async () => (await pipeline.renderer()).warm(),
     close: async () => {
       await sweeps.stop();

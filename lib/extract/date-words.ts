@@ -4,28 +4,19 @@
  * language picks the parser, and so the order of an ambiguous numeric date (03/04/2010 is 3 April in a British or
  * French page, March 4 in an American one). Only a date that names its year, month and day is taken.
  */
-import { Chrono } from 'chrono-node';
-import * as de from 'chrono-node/de';
-import * as en from 'chrono-node/en';
-import * as es from 'chrono-node/es';
-import * as fi from 'chrono-node/fi';
-import * as fr from 'chrono-node/fr';
-import * as it from 'chrono-node/it';
-import * as ja from 'chrono-node/ja';
-import * as nl from 'chrono-node/nl';
-import * as pt from 'chrono-node/pt';
-import * as ru from 'chrono-node/ru';
-import * as sv from 'chrono-node/sv';
-import * as uk from 'chrono-node/uk';
-import * as zh from 'chrono-node/zh';
+import type { Chrono } from 'chrono-node';
 
-/** Day first, month names in English: what a page in a language chrono does not know writes numerically. */
-const DAY_FIRST = new Chrono(en.configuration.createConfiguration(true, true));
+/** chrono's parsers: ~100 ms of CPU to load, so not with the handler's import (loadDateParsers). */
+let parsers: typeof import('./date-parsers.ts') | undefined;
+let loading: Promise<void> | undefined;
 
-const BY_LANGUAGE: Readonly<Record<string, Chrono>> = {
-  de: de.strict, es: es.strict, fi: fi.strict, fr: fr.strict, it: it.strict, ja: ja.strict, nl: nl.strict,
-  pt: pt.strict, ru: ru.strict, sv: sv.strict, uk: uk.strict, zh: zh.strict,
-};
+/**
+ * Loads chrono's parsers once: started right after start-up (lib/app.ts `prepare`, functions/api.ts `afterInit`),
+ * awaited by whatever extracts dates before its first extraction (the extract step, the rules' worker), so a request
+ * that comes first waits on the same one load.
+ */
+export const loadDateParsers = (): Promise<void> =>
+  (loading ??= import('./date-parsers.ts').then((loaded) => void (parsers = loaded)));
 
 /** English tags whose readers write the month first; every other English writes the day first. */
 const MONTH_FIRST_ENGLISH = new Set(['en', 'en-us', 'en-ph', 'en-ca']);
@@ -38,6 +29,9 @@ export const monthFirst = (lang: string | undefined): boolean =>
   lang === undefined || MONTH_FIRST_ENGLISH.has(lang.toLowerCase().replace('_', '-'));
 
 function parserFor(lang: string | undefined): Chrono {
+  // Loud: a caller that forgot loadDateParsers() would otherwise read fewer dates, silently.
+  if (!parsers) throw new Error('The date parsers are not loaded: await loadDateParsers() before extracting.');
+  const { en, BY_LANGUAGE, DAY_FIRST } = parsers;
   if (monthFirst(lang)) return en.strict;
   const primary = lang!.toLowerCase().split(/[-_]/)[0]!;
   return BY_LANGUAGE[primary] ?? (primary === 'en' ? en.GB : DAY_FIRST);

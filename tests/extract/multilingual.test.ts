@@ -6,6 +6,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDate } from '../../lib/extract/date.ts';
 import { head, values } from './helpers.ts';
+import { loadDateParsers } from '../../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 const page = (lang: string, body: string, ...tags: string[]): string =>
   `<!doctype html><html lang="${lang}"><head>${tags.join('')}</head><body>${body}</body></html>`;
