@@ -5,19 +5,17 @@
  * metadata as ever, adblocked captures a generic EFATAL, each logged with its request id.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import type { FaultRecord } from '../../lib/http/fault.ts';
 import { TEST_BROWSER_ARGS } from '../helpers/chromium-args.ts';
+import { spawnHandlerModule } from '../helpers/handler-module.ts';
 import { startLocalProcess } from '../helpers/local-process.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { q } from '../helpers/service.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MARK = 'glance-test after init';
 
 /** The lines of `text` that are JSON records with `msg`/`message` `start-up`. */
@@ -83,28 +81,22 @@ describe('a corrupt prebuilt adblock engine', { timeout: 120_000 }, () => {
   });
 
   test("the Lambda handler's module says so right after init, without GLANCE_BROWSER_AT_INIT", async () => {
-    const child = `
-      const { afterInit } = await import(${JSON.stringify(join(ROOT, 'functions/api.ts'))});
-      await afterInit;
+    const then = `
+      await handlerModule.afterInit;
       process.stdout.write(${JSON.stringify(`${MARK}\n`)});
       process.exit(0);
     `;
-    const lambda = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', child], {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-      env: {
-        ...process.env,
-        GLANCE_ADBLOCK_ENGINE: engine,
-        GLANCE_BROWSER_AT_INIT: 'false',
-        GLANCE_STORAGE_DIR: join(dir, 'lambda-assets'),
-        GLANCE_CACHE: 'off',
-        POWERTOOLS_LOG_LEVEL: 'INFO',
-      },
-    });
+    const lambda = spawnHandlerModule(then, {
+      GLANCE_ADBLOCK_ENGINE: engine,
+      GLANCE_BROWSER_AT_INIT: 'false',
+      GLANCE_STORAGE_DIR: join(dir, 'lambda-assets'),
+      GLANCE_CACHE: 'off',
+      POWERTOOLS_LOG_LEVEL: 'INFO',
+    }, 'pipe');
     let stdout = '';
     let stderr = '';
     lambda.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    lambda.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    lambda.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => lambda.once('exit', resolve));
     assert.equal(code, 0, stderr);
     assert.ok(stdout.includes(MARK), stdout);
