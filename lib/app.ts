@@ -97,6 +97,11 @@ export interface App {
    * reported here, once, and its requests then fail at once.
    */
   prepare(): Promise<void>;
+  /**
+   * Loads the prebuilt adblock engine (GLANCE_ADBLOCK_ENGINE) now, tens of milliseconds, without the browser's modules:
+   * rejects, saying why, when it is corrupt or another adblocker version wrote it. Nothing to do without one.
+   */
+  loadAdblockEngine(): Promise<void>;
   /** Starts the browser and its spare page before any request needs them (GLANCE_BROWSER_AT_INIT). */
   warmBrowser(): Promise<void>;
   /** Waits for background refreshes, then stops the browser if one was started. */
@@ -280,6 +285,9 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     handle,
     prepare: async () =>
       void (await Promise.all([loadDateParsers(), work.prepare(['rules', 'technologies', 'charset']), audits.prepare(['lighthouse']), pipeline.renderer().then((browser) => browser.prepare())])),
+    loadAdblockEngine: async () => {
+      if (config.adblock.engine) await (await import('./browser/adblock.ts')).adblocker(config.adblock, work);
+    },
     warmBrowser: async () => (await pipeline.renderer()).warm(),
     close: async () => {
       await sweeps.stop();
