@@ -47,7 +47,7 @@ const noPing = { media: async (_type: string, url: string) => ({ url }) };
 export const rules: Part = async ({ smoke, log }) => {
   const pages = loadCorpus();
   const chosen = smoke ? pages.slice(0, 5) : pages;
-  const runs = smoke ? 3 : 15;
+  const runs = smoke ? 1 : 15;
   const tenRules = parseQuery(`url=https://x.test/&${TEN_RULES}`).data!;
   const markdownRule = parseQuery('url=https://x.test/&data.content.attr=markdown').data!;
 
