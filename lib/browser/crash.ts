@@ -23,6 +23,13 @@ const statuses = new Map<string, string>();
 /** Crashes left unasked (a crashed spare, say) are forgotten past this many. */
 const KEPT = 64;
 const recorded = new WeakSet<object>();
+/** Pages waiting for their crash's status, by target id. */
+const waiters = new Map<string, (status: string) => void>();
+/**
+ * How long a page whose renderer went waits for Target.targetCrashed: it comes on the browser's root session, beside
+ * the page's Inspector.targetCrashed but not always in the same turn of the event loop (a CI run read it late).
+ */
+const STATUS_WAIT_MS = 1_000;
 
 /** Records the crashes of every target of `session`'s browser; `session` is any session on it. */
 export function recordCrashes(session: CDPSession): void {
@@ -30,6 +37,8 @@ export function recordCrashes(session: CDPSession): void {
   if (!connection || recorded.has(connection)) return;
   recorded.add(connection);
   connection.on('Target.targetCrashed', (event: TargetCrashed) => {
+    const waiter = waiters.get(event.targetId);
+    if (waiter) return void (waiters.delete(event.targetId), waiter(event.status));
     if (statuses.size >= KEPT) statuses.clear();
     statuses.set(event.targetId, event.status);
   });
@@ -37,16 +46,17 @@ export function recordCrashes(session: CDPSession): void {
 
 /**
  * The termination status of `page`'s crashed renderer, read on its 'error' event; undefined when unknown. Chromium
- * sends Target.targetCrashed beside Inspector.targetCrashed, on the same pipe; the next turn of the event loop has both.
+ * sends Target.targetCrashed beside Inspector.targetCrashed, on the same pipe; it is waited for up to STATUS_WAIT_MS.
  * Puppeteer keeps the target's id as `_targetId` (it has no public accessor); asking Chromium instead means a session
  * on the crashed target, which never answers.
  */
 export async function crashStatus(page: Page): Promise<string | undefined> {
-  await new Promise((resolve) => setImmediate(resolve));
   const targetId = (page.target() as unknown as { _targetId?: string })._targetId;
   if (targetId === undefined) return undefined;
-  const status = statuses.get(targetId);
-  statuses.delete(targetId);
+  const known = statuses.get(targetId);
+  if (known !== undefined) return (statuses.delete(targetId), known);
+  const status = await Budget.cap(new Promise<string>((resolve) => waiters.set(targetId, resolve)), STATUS_WAIT_MS, undefined);
+  waiters.delete(targetId);
   return status;
 }
 
