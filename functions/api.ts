@@ -27,6 +27,7 @@ import { INIT_WARM_MS, LAMBDA_RETURN_RESERVE_MS } from '../lib/time/limits.ts';
 import { errorResponse } from '../lib/http/respond.ts';
 import { METRIC } from './metric-names.ts';
 import { count, logger, metricEvents, metrics, tracer } from './observability.ts';
+import { loadDateParsers } from '../lib/extract/date-words.ts';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
@@ -94,6 +95,8 @@ export type Handler = ((event: Event | RefreshEvent, context: Context) => Promis
   warmBrowser(): Promise<void>;
   /** Loads the worker, the adblock engine and Lighthouse now (GLANCE_BROWSER_AT_INIT): see the module's last lines. */
   prepare(): Promise<void>;
+  /** Loads the prebuilt adblock engine now, or says why it cannot be loaded (see afterInit). */
+  loadAdblockEngine(): Promise<void>;
   /** Closes the core: waits for work in flight, launches no browser from then on, then stops the browser. */
   close(): Promise<void>;
 };
@@ -156,6 +159,7 @@ export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?
   return Object.assign(handle, {
     warmBrowser: () => core.warmBrowser(),
     prepare: () => core.prepare(),
+    loadAdblockEngine: () => core.loadAdblockEngine(),
     close: async () => void (await Promise.all([core.close(), ...inFlight])),
   });
 }
@@ -184,15 +188,27 @@ const config = loadConfig();
 export const handler = createHandler(config);
 closeOnSigterm(handler.close);
 
+/** What start-up could not load (lib/http/fault.ts), said once: its requests then answer EFATAL, each logged too. */
+const startUpFault = (error: unknown): void => onFault(faultRecord('start-up', error, undefined));
+
 /**
  * What the first request would otherwise load on its clock, loaded once init is over rather than during it: init
  * answers sooner (the runtime then fetches the first event meanwhile), and a request that comes before this is done
- * waits on the same one load, never a second. https with TLS, and zlib; stored in S3 (as deployed), the SDK's chunk.
+ * waits on the same one load, never a second. https with TLS, and zlib; chrono's date parsers; stored in S3 (as
+ * deployed), the SDK's chunk.
  * Resolves when all is loaded (a failure is the first request's to meet and report).
+ *
+ * The prebuilt adblock engine (the stack's) too, unless GLANCE_BROWSER_AT_INIT's prepare loads it below: the adblocker's
+ * modules and the engine's deserialization, tens of milliseconds, and no browser module. An engine that is corrupt or
+ * from another adblocker version is said here once, as an error record; adblocked captures then answer EFATAL at once
+ * (each logged with its request id), while metadata and `adblock=false` captures are served.
  */
 export const afterInit: Promise<void> = new Promise((resolve) => setImmediate(resolve)).then(async () => {
+  const engine = config.browserAtInit ? undefined : handler.loadAdblockEngine().catch(startUpFault);
   loadTransports();
+  await loadDateParsers();
   if (config.storage.kind === 's3' || config.cache.kind === 's3') await loadS3Sdk();
+  await engine;
 }).catch((error: unknown) => logger.warn('after init: not everything could be loaded', { error: error as Error }));
 
 /**
@@ -207,6 +223,6 @@ export const afterInit: Promise<void> = new Promise((resolve) => setImmediate(re
 if (config.browserAtInit) {
   // A failure here is the first request's to meet and report, with its request id: init itself must not fail.
   const warming = handler.warmBrowser().catch((error: unknown) => logger.warn('the browser did not start during init', { error: error as Error }));
-  const preparing = handler.prepare().catch((error: unknown) => logger.error('init: not everything could be prepared', { error: error as Error }));
+  const preparing = handler.prepare().catch(startUpFault);
   await Budget.cap(Promise.all([warming, preparing]), INIT_WARM_MS, undefined);
 }

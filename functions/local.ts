@@ -232,9 +232,10 @@ async function main(): Promise<void> {
   const onAnswered = (record: AccessRecord) => console.log(JSON.stringify({ msg: 'answered', ...record }));
   const app = createApp(config, { onFault: logFault, onAnswered });
   // What a first request would otherwise load on its clock, loaded before the first is taken (docs/architecture.md →
-  // "Where CPU work runs"). What fails to load is said once, here; its requests then fail at once.
+  // "Where CPU work runs"). What fails to load is said once, here, as a fault record (a corrupt or mismatched adblock
+  // engine, say); its requests then answer EFATAL at once, each logged with its request id, and the others are served.
   const preparing = Date.now();
-  await app.prepare().catch((error: unknown) => console.error('start-up: not everything could be prepared', error));
+  await app.prepare().catch((error: unknown) => logFault(faultRecord('start-up', error, undefined)));
   const prepared = Date.now() - preparing;
   const local = createLocalServer(app, { assets, graceMs: config.shutdownGraceMs, docsUrl: config.docsUrl });
   local.server.listen(config.port, config.host, () => {

@@ -48,6 +48,7 @@ import { Budget } from './time/budget.ts';
 import { Timings } from './time/timings.ts';
 import { WorkPool } from './work/pool.ts';
 import { boundBacktracking } from './work/regexp.ts';
+import { loadDateParsers } from './extract/date-words.ts';
 
 type BrowserEvents = import('./browser/index.ts').BrowserEvents;
 
@@ -96,6 +97,11 @@ export interface App {
    * reported here, once, and its requests then fail at once.
    */
   prepare(): Promise<void>;
+  /**
+   * Loads the prebuilt adblock engine (GLANCE_ADBLOCK_ENGINE) now, tens of milliseconds, without the browser's modules:
+   * rejects, saying why, when it is corrupt or another adblocker version wrote it. Nothing to do without one.
+   */
+  loadAdblockEngine(): Promise<void>;
   /** Starts the browser and its spare page before any request needs them (GLANCE_BROWSER_AT_INIT). */
   warmBrowser(): Promise<void>;
   /** Waits for background refreshes, then stops the browser if one was started. */
@@ -148,7 +154,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   const checkKey = createKeyCheck(config.apiKeys);
   const parse = createRequestParser();
   const limiter = config.rateLimit && new RateLimiter(config.rateLimit, { now: deps.now });
-  const playground = createPlayground({ keyed: checkKey !== undefined, plainHttp: config.lambda === undefined });
+  const playground = createPlayground({ keyed: checkKey !== undefined, plainHttp: config.lambda === undefined, mcpPath: MCP_PATH });
   const mcp = createMcpRoute({
     config,
     storage: pipeline.storage,
@@ -278,7 +284,10 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   return {
     handle,
     prepare: async () =>
-      void (await Promise.all([work.prepare(['rules', 'technologies', 'charset']), audits.prepare(['lighthouse']), pipeline.renderer().then((browser) => browser.prepare())])),
+      void (await Promise.all([loadDateParsers(), work.prepare(['rules', 'technologies', 'charset']), audits.prepare(['lighthouse']), pipeline.renderer().then((browser) => browser.prepare())])),
+    loadAdblockEngine: async () => {
+      if (config.adblock.engine) await (await import('./browser/adblock.ts')).adblocker(config.adblock, work);
+    },
     warmBrowser: async () => (await pipeline.renderer()).warm(),
     close: async () => {
       await sweeps.stop();

@@ -20,7 +20,9 @@ export interface Host {
 export const JOBS = {
   /** Custom `data` rules on the page's DOM, parsed here: media values are checked by the main thread's ping. */
   rules: async () => {
-    const { rulesJob } = await import('./rules/job.ts');
+    const [{ rulesJob }, { loadDateParsers }] = await Promise.all([import('./rules/job.ts'), import('./extract/date-words.ts')]);
+    // `type: date` rules read dates as the metadata does.
+    await loadDateParsers();
     return (input: import('./rules/job.ts').RulesJob, host: Host) =>
       rulesJob(input, { media: (type, url) => host.call('media', type, url) });
   },

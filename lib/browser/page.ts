@@ -14,7 +14,7 @@ import type { AddressPolicy } from '../guard/policy.ts';
 import type { ColorScheme, MediaType } from '../query/options.ts';
 import type { BrowserHost, Lease } from './browser.ts';
 import type { Viewport } from './devices.ts';
-import { crashStatus, killedFromOutside } from './crash.ts';
+import { crashStatus, killedFromOutside, processEndedFromOutside } from './crash.ts';
 import { browserTimeout, isGone, pageCrashed, rendererKilled } from './errors.ts';
 import { startProxy, type GuardedProxy } from './proxy.ts';
 import { interceptRequests, type Route } from './intercept.ts';
@@ -390,6 +390,8 @@ async function attempt<T>(
     const { browser } = outcome;
     // Read before the release below closes a dedicated browser, which would make it look lost.
     outcome.goneOnFailure = browser !== undefined && env.host.isGone(browser);
+    // A dedicated browser is its page's renderer: how its process ended says whose doing that was (crash.ts).
+    if (outcome.dedicated && outcome.goneOnFailure) outcome.killed = await processEndedFromOutside(browser!.process());
     if (browser && !browser.connected) env.host.discard(browser);
     throw error;
   } finally {
@@ -447,17 +449,19 @@ function report(env: PageEnv, outcome: Outcome, lost: boolean): void {
 
 /**
  * Whether the browser went away under the page. A dedicated browser that died ran nothing but this page: in
- * single-process mode the page's renderer is the browser, so its crash is the page's (EPAGECRASH, no retry).
+ * single-process mode the page's renderer is the browser, so its crash is the page's (EPAGECRASH, no retry),
+ * unless a signal from outside ended it (a kill: ours, retried like a lost browser).
  */
 function browserLost(env: PageEnv, outcome: Outcome): boolean {
   if (!outcome.dedicated) return outcome.browser !== undefined && env.host.isGone(outcome.browser);
-  if (outcome.goneOnFailure) outcome.crashed = true;
+  if (outcome.goneOnFailure && !outcome.killed) outcome.crashed = true;
   return outcome.goneOnFailure;
 }
 
 /** The caller's error for a failed attempt: a lost browser is ours (never the target's EFETCH), a crash the page's. */
 function outcomeError(error: unknown, outcome: Outcome, lost: boolean): GlanceError {
   if (outcome.crashed) return error instanceof GlanceError && error.code === 'EPAGECRASH' ? error : pageCrashed('the page', error);
+  if (outcome.killed && !(error instanceof GlanceError)) return rendererKilled('the page', error);
   if (lost && !(error instanceof GlanceError && error.code === 'EBRWSRTIMEOUT')) {
     return new GlanceError('EFATAL', `The browser stopped while rendering: ${messageOf(error)}`, { cause: error });
   }

@@ -15,7 +15,10 @@ export interface ErrorRecord {
 }
 
 export interface FaultRecord {
-  /** `EFATAL` when a caller was answered EFATAL for it; else `background` (the cache store, a refresh, a sweep) or `refresh` (a Lambda self-invocation). */
+  /**
+   * `EFATAL` when a caller was answered EFATAL for it; else `background` (the cache store, a refresh, a sweep),
+   * `refresh` (a Lambda self-invocation) or `start-up` (what start-up could not load: a corrupt adblock engine, say).
+   */
   readonly msg: string;
   /** The request answered EFATAL; absent for a failure no request is waiting on. */
   readonly requestId?: string;

@@ -9,9 +9,13 @@ import { HOP_HEADER } from '../guard/loop.ts';
 import { isForwardedHeader } from '../query/forwarded-headers.ts';
 import type { ApiRequest, ApiResponse } from '../http/types.ts';
 import type { Storage } from '../storage/index.ts';
-import { joined } from '../text/pieces.ts';
+import { joined, lengthOf } from '../text/pieces.ts';
+import { GlanceError } from '../errors.ts';
 import { checkDoors } from './doors.ts';
 import type { Payload, ToolDeps } from './tools.ts';
+
+/** The largest API answer a tool takes in, in characters: parsing and writing it again hold the event loop ~10 ms. */
+export const MAX_ANSWER_CHARS = 3_000_000;
 
 export interface McpRouteDeps {
   readonly config: Config;
@@ -32,7 +36,13 @@ export function createMcpRoute({ config, storage, query, onUnexpectedError }: Mc
     const passed = Object.fromEntries(Object.entries(request.headers).filter(([name]) => isForwardedHeader(name) || name === HOP_HEADER));
     const ask = async (rawQueryString: string): Promise<Payload> => {
       const asked = { method: 'GET', rawQueryString, headers: passed, requestId: randomUUID(), receivedAt: Date.now(), deadline: request.deadline };
-      return JSON.parse(joined((await query(asked)).body)) as Payload;
+      const { body } = await query(asked);
+      // Parsed here and written again whole by the SDK, both on the event loop: the answer is bounded first.
+      const size = lengthOf(body);
+      if (size > MAX_ANSWER_CHARS) {
+        throw new GlanceError('ETOOLARGE', `The answer is ${size} characters, over the ${MAX_ANSWER_CHARS} an MCP tool returns: ask for less (a selector, fewer rules), or use the JSON API.`);
+      }
+      return JSON.parse(joined(body)) as Payload;
     };
     const tools: ToolDeps = { ask, storage, cdnUrl: config.cdnUrl, imageMaxBytes: config.mcp.imageMaxBytes, deadline: request.deadline };
     const { answerMcp } = await (endpoint ??= import('./endpoint.ts'));

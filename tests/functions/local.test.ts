@@ -129,6 +129,7 @@ describe('graceful shutdown', () => {
     const app = createApp(config);
     const noted: App = {
       prepare: () => app.prepare(),
+      loadAdblockEngine: () => app.loadAdblockEngine(),
       warmBrowser: () => app.warmBrowser(),
       handle: async (request, origin) => {
         const response = await app.handle(request, origin);

@@ -115,6 +115,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const late: App = {
     handle: (request, origin) => (app as App).handle(request, origin),
     prepare: async () => app?.prepare(),
+    loadAdblockEngine: async () => app?.loadAdblockEngine(),
     warmBrowser: async () => app?.warmBrowser(),
     close: async () => app?.close(),
   };

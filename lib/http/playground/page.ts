@@ -4,13 +4,14 @@
  * deployments is whether the API key field is there.
  */
 import { DOCS_BASE } from '../../config.ts';
-import { MCP_PATH } from '../../mcp/doors.ts';
 import { SCRIPT } from './script.ts';
 import { STYLE } from './style.ts';
 
 export interface PageOptions {
   /** The deployment checks `x-api-key` (lib/http/api-keys.ts): the form asks for one. */
   readonly keyed: boolean;
+  /** Where the MCP endpoint answers (lib/mcp/), which the page points agents to. */
+  readonly mcpPath: string;
 }
 
 const KEY_FIELD = `
@@ -21,7 +22,7 @@ const KEY_FIELD = `
 /** The manual's MCP section, beside the error page the payloads' `more` names. */
 const MCP_DOCS = `${DOCS_BASE}parameters.md#mcp-ai-agents`;
 
-export const pageHtml = ({ keyed }: PageOptions): string => `<!doctype html>
+export const pageHtml = ({ keyed, mcpPath }: PageOptions): string => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -35,7 +36,7 @@ export const pageHtml = ({ keyed }: PageOptions): string => `<!doctype html>
   <h1>Glance playground</h1>
   <p class="lead">Give it a URL; see what the API answers. Programs calling <code>GET /?url=…</code> get the JSON
   directly; this page is only shown to browsers asking for <code>/</code> without a query. AI agents (Claude, Cursor,
-  VS Code…) use the same service over the Model Context Protocol at <a id="mcp" href="${MCP_PATH}"><code>${MCP_PATH}</code></a>:
+  VS Code…) use the same service over the Model Context Protocol at <a id="mcp" href="${mcpPath}"><code>${mcpPath}</code></a>:
   <a href="${MCP_DOCS}" target="_blank" rel="noopener noreferrer">client setup and tools</a>.</p>
   <form id="form" action="" method="get" autocomplete="off">
     <input id="url" name="url" type="url" required placeholder="https://example.com" spellcheck="false">

@@ -1,6 +1,7 @@
 /** Extracts the wanted metadata fields from what was loaded, and the candidate URLs of each media field. */
 import type { LoadedPage } from '../../fetch/document.ts';
 import type { Context, Step } from '../context.ts';
+import { loadDateParsers } from '../../extract/date-words.ts';
 import { buildData } from '../page-data.ts';
 import { parsedPage } from '../parsed.ts';
 
@@ -16,6 +17,7 @@ export const extract: Step<LoadedPage> = {
 export async function extractInto(ctx: Context, page: LoadedPage): Promise<void> {
   const { wanted, options, timings } = ctx;
   const squareLogo = options.meta !== false && options.meta.squareLogo;
+  await loadDateParsers();
   const built = await timings.measure('extract', async () =>
     buildData(page, (await parsedPage(ctx))?.facts, wanted.fields, options.ping, { squareLogo }),
   );
