@@ -101,6 +101,19 @@ describe('the docs’ links', () => {
   }
 });
 
+describe('README.md, the front door', () => {
+  test('opens with the quick start: its first section, whose code block, the first of the file, is npm start and npm test', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const sections = [...readme.matchAll(/^## .+$/gm)];
+    assert.equal(sections[0]?.[0], '## Quick start');
+    const block = /^```\w*\n([\s\S]*?)^```/m.exec(readme);
+    const inQuickStart = block !== null && block.index > (sections[0]?.index ?? 0) && block.index < (sections[1]?.index ?? Infinity);
+    assert.ok(inQuickStart, 'the first code block is the quick start\'s');
+    const commands = (block?.[1] ?? '').split('\n').map((line) => line.replace(/#.*$/, '').trim()).filter((line) => line !== '');
+    assert.deepEqual(commands, ['npm start', 'npm test']);
+  });
+});
+
 const ARCHITECTURE = readFileSync(join(ROOT, 'docs/architecture.md'), 'utf8');
 /** The code the tree describes, file by file: what `git ls-files` would list, without the data beside it. */
 const CODE = /\.(ts|cts|mts|sh)$/;
