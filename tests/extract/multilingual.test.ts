@@ -130,6 +130,15 @@ describe('titles', () => {
     assert.equal(titled('117: A Guest on Redwood | React Podcast', 'React Podcast'), '117: A Guest on Redwood | React Podcast');
   });
 
+  test("the page's one <h1> over a sharing headline rewritten for social feeds, when <title> is the <h1> and the site's name", () => {
+    const html = (og: string, h1: string) =>
+      page('de', `<h1>${h1}</h1>`, `<title>${h1} | MZ.de</title>`, `<meta property="og:title" content="${og}">`);
+    const h1 = 'Hingucker beim Flugplatzfest in Dessau: Zweite F13 kurz vor der Zulassung';
+    assert.equal(values(html('Hingucker beim Flugplatzfest: Zweite F13 kurz vor der Zulassung', h1)).title, h1);
+    // An <h1> of another story (a list's first teaser) never replaces it.
+    assert.equal(values(html('Spike raises $8 million for chat-like email', 'HackerRank Makes Recruiting Transparent')).title, 'Spike raises $8 million for chat-like email');
+  });
+
   test("a tail that is the site's declared name is cut however short the headline before it", () => {
     const named = (title: string, site: string) => values(head(`<title>${title}</title>`, `<meta property="og:site_name" content="${site}">`)).title;
     assert.equal(named('Penny - Stardew Valley Wiki', 'Stardew Valley Wiki'), 'Penny');

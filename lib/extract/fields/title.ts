@@ -55,7 +55,13 @@ function visibleHeadline(ctx: Context): string | undefined {
   const title = normaliseText(ctx.facts.title ?? '');
   if (only === undefined || others.length > 0 || title === '') return undefined;
   const shared = SHARED.flatMap((rule) => asList(rule(ctx)).map(normaliseText));
-  if (shared.some((headline) => headline !== title)) return undefined;
+  // A sharing headline of the page's own is what it chose, unless its `<title>` is the heading and the site's affix
+  // and the sharing one tells the same story: a rewrite for social feeds, where readers see the heading.
+  const rewritten = shared.filter((headline) => headline !== title);
+  if (rewritten.length > 0) {
+    const retold = wordsOf(only).size >= MIN_HEADLINE_WORDS && rewritten.every((headline) => sameStory(only, headline));
+    return retold && cleanHeadline(title, [only]) === only ? only : undefined;
+  }
   const parts = titleParts(title);
   // The title's first part, the rest set apart after it, is the headline when the heading says it alone ("Penny -
   // Stardew Valley Wiki" over `<h1>Penny</h1>`): sites put their name and tagline after the headline. Not before a
