@@ -4,7 +4,7 @@ import { emptyFacts, MAX_VALUE, type PageFacts, type TextKey, type TextSlot } fr
 import { boundedParser, feed, type FeedOptions } from './parse.ts';
 import type { Text } from '../text/pieces.ts';
 import { ShellSigns } from './client-shell.ts';
-import { BYLINE_LABEL, MAX_LABELLED_LINE } from './byline-label.ts';
+import { BYLINE_LABEL, DATELINE, DATELINE_HEAD, MAX_LABELLED_LINE } from './byline-label.ts';
 
 /** Per-element flags inherited by descendants. */
 const IN_SVG = 1;
@@ -104,10 +104,10 @@ class Collector implements Partial<Handler> {
   private captures: { slot: TextSlot; depth: number }[] = [];
   /** Texts being captured after an element closed, each until it holds MAX_AFTER characters. */
   private trailing: TextSlot[] = [];
-  /** The line a byline's label started, captured to the next break. */
-  private labelled: TextSlot | undefined;
-  /** No text since the last break: a byline's label starts a line ("… the book <em>ML</em> by Larry C. Paulson" is
-   *  a sentence's). */
+  /** The line a byline's label or a date started, captured to the next break. */
+  private line: TextSlot | undefined;
+  /** No text since the last break: a byline's label or a dateline starts a line ("… the book <em>ML</em> by Larry C.
+   *  Paulson" is a sentence's). */
   private lineStart = true;
   /** Inside a JSON-LD script (its text is kept) or another script or style (its text is ignored). */
   private raw: 'ld' | 'skip' | undefined;
@@ -139,7 +139,7 @@ class Collector implements Partial<Handler> {
     if (this.captures.length > 0 && BREAKS.has(name)) for (const c of this.captures) if (c.slot.text.length < MAX_TEXT) c.slot.text += ' ';
     if (BREAKS.has(name)) {
       for (const slot of this.trailing) slot.text += ' ';
-      this.breakLabelled();
+      this.breakLine();
     }
     const [scope, itemFlags] = this.microdata(name, attribs, parent, depth);
     const own = this.element(name, attribs, parent, depth) | this.classes(name, attribs, parent, depth) | itemFlags;
@@ -173,7 +173,7 @@ class Collector implements Partial<Handler> {
       this.raw = this.templates > 0 ? 'skip' : undefined;
     }
     this.shell.closed();
-    if (BREAKS.has(name)) this.breakLabelled();
+    if (BREAKS.has(name)) this.breakLine();
     if (name === 'h1' && this.facts.texts.afterH1.length < MAX_SLOTS) {
       const slot: TextSlot = { text: '' };
       this.facts.texts.afterH1.push(slot);
@@ -187,9 +187,9 @@ class Collector implements Partial<Handler> {
     if (last && last.depth >= depth) this.captures = this.captures.filter((c) => c.depth < depth);
   }
 
-  /** A line that starts with a byline's label opens a capture; the text after it goes on the open one. */
+  /** A line that starts with a byline's label or a date opens a capture; the text after it goes on the open one. */
   private label(text: string): void {
-    const open = this.labelled;
+    const open = this.line;
     if (open) {
       if (open.text.length < MAX_LABELLED_LINE) open.text += within(text, MAX_LABELLED_LINE - open.text.length);
       return;
@@ -197,16 +197,19 @@ class Collector implements Partial<Handler> {
     const line = text.trimStart();
     const starts = this.lineStart;
     if (line !== '') this.lineStart = false;
-    if (!starts || line.length > MAX_LABELLED_LINE || this.facts.texts.labelled.length >= MAX_SLOTS) return;
-    if (this.flags[this.flags.length - 1]! & (IN_COMMENTS | IN_CHROME | IN_SVG) || !BYLINE_LABEL.test(line)) return;
-    const slot: TextSlot = { text: line };
-    this.facts.texts.labelled.push(slot);
-    this.labelled = slot;
+    if (!starts || line.length > MAX_LABELLED_LINE || this.flags[this.flags.length - 1]! & (IN_COMMENTS | IN_CHROME | IN_SVG)) return;
+    const { labelled, dateline } = this.facts.texts;
+    // A date line outside the page's main text is a listing's, a sidebar's or a profile's.
+    const main = (this.flags[this.flags.length - 1]! & (IN_MAIN | IN_CONTENT)) !== 0;
+    const list = BYLINE_LABEL.test(line) ? labelled : main && DATELINE.test(line.slice(0, DATELINE_HEAD)) ? dateline : undefined;
+    if (list === undefined || list.length >= MAX_SLOTS) return;
+    this.line = { text: line };
+    list.push(this.line);
   }
 
-  /** A break ends the labelled line: a label and its name are written on one line. */
-  private breakLabelled(): void {
-    this.labelled = undefined;
+  /** A break ends the line: a label and its name, or a date and what it dates, are written on one line. */
+  private breakLine(): void {
+    this.line = undefined;
     this.lineStart = true;
   }
 

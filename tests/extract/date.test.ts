@@ -132,4 +132,16 @@ describe('date', () => {
     );
     assert.equal(values('<body><div class="post-date">5 mins ago</div></body>').date, null);
   });
+
+  test('a line of the text that starts with a date: after a place, a weekday or a label; a change date only when no other', () => {
+    const body = (html: string) => values(`${head('<html lang="de">')}<body><main>${html}</main>`).date?.slice(0, 10);
+    assert.equal(body('<h1>Frauen im THW</h1><p>Große Pläne.</p><p>Bonn,&nbsp;11.10.2021</p>'), '2021-10-11');
+    assert.equal(body('<div>Samstag, 5. Oktober 2013 (News)</div>'), '2013-10-05');
+    assert.equal(body('<p>Letzte Änderung: 31.10.2023 - 14:49:39</p><p>Erschienen am: 01.11.2023</p>'), '2023-11-01');
+    assert.equal(body('<p>Aktualisiert: 30.12.2016</p>'), '2016-12-30');
+    // Further into a sentence, in a menu, outside the main text, or a month without its day: no dateline.
+    assert.equal(body('<p>Nach langer Planung feiern wir am 5. Oktober 2013 ein Fest.</p><nav>01.02.2022 Termine</nav><p>Dezember 2010</p>'), undefined);
+    assert.equal(values(`${head('<html lang="de">')}<body><div>Listed on 5. Oktober 2013</div>`).date, null);
+  });
 });
+

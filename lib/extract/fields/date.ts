@@ -1,5 +1,6 @@
 import { parseDate, writtenTime } from '../date.ts';
-import { microdataValues } from '../facts.ts';
+import { microdataValues, texts } from '../facts.ts';
+import { UPDATED_LINE } from '../byline-label.ts';
 import { asList, type Context, type FieldSpec, type Rule } from '../rules.ts';
 import { declaredLang, ldText, meta, text } from '../sources.ts';
 
@@ -44,6 +45,11 @@ const inText: Rule[] = [
   text('timeClass'),
   // The dateline under the headline, where a page marks its date up with nothing.
   text('afterH1'),
+  // A line of the text that starts with a date; one that says when the page changed only when none says more.
+  ({ facts }) => {
+    const lines = texts(facts, 'dateline');
+    return [...lines.filter((line) => !UPDATED_LINE.test(line)), ...lines.filter((line) => UPDATED_LINE.test(line))];
+  },
 ];
 
 /** A year alone (`"datePublished": 2010`): it names no day, so any dated candidate is a better answer. */
