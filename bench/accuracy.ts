@@ -5,7 +5,9 @@
  *   tests/extract/corpus.test.ts (tests/helpers/corpus.ts);
  * - against the judged set (tests/fixtures/judged): the same pages with the values a reader gives them
  *   (tests/helpers/judged.ts, as tests/extract/judged.test.ts scores it).
- *   ./node_modules/.bin/node --import tsx bench/accuracy.ts [--smoke]
+ * - with GLANCE_TRAFILATURA=<folder> (../shared/corpora/build-trafilatura.sh), on trafilatura's human-annotated set
+ *   (bench/lib/trafilatura.ts), strict and lenient, its studied half, its measured half and the whole.
+ *   GLANCE_TRAFILATURA=/work/corpora/trafilatura ./node_modules/.bin/node --import tsx bench/accuracy.ts [--smoke]
  */
 import {
   SCORED_FIELDS, loadCorpus, scorePage, summarise, type FieldSummary, type PageResult, type ScoredField, type Summary,
@@ -13,6 +15,12 @@ import {
 import { loadJudged, scoreJudged } from '../tests/helpers/judged.ts';
 import { glance, metascraperFull, openGraphScraper, type Extractor, type Values } from './lib/extractors.ts';
 import { runIfMain, type Part, type Table, type Target } from './lib/part.ts';
+import { loadTrafilatura, trafilaturaDir, TRAFILATURA_FIELDS, type Half } from './lib/trafilatura.ts';
+import { runTrafilatura, scoreRun, summariesOf, SCORINGS, type TrafilaturaRun } from './lib/trafilatura-score.ts';
+import { loadDateParsers } from '../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 const EXTRACTORS: Extractor[] = [glance, metascraperFull, openGraphScraper];
 /** Smoke: a few pages of each corpus. */
@@ -80,7 +88,7 @@ export const accuracy: Part = async ({ smoke, log }) => {
       }
     }
   });
-  const tables = [
+  const tables: Table[] = [
     table(`All ${pages.length} pages (${peers.map((p) => `${pages.filter((x) => x.peer === p).length} ${p}`).join(' + ')})`, all),
     ...peers.map((peer) => table(`${peer} corpus only (expected values = ${peer}'s own output)`, summaries((r) => r.peer === peer))),
     table(`Judged set: ${judgedPages.length} of these pages, expected values judged by a reader (tests/fixtures/judged)`, judged, judgedFields),
@@ -127,8 +135,89 @@ export const accuracy: Part = async ({ smoke, log }) => {
       'judged values agrees; a judged day agrees with any time on that day as the answer writes it; times agree to the second. ' +
       'The judge is this project and the pages are the corpora\'s, mostly English: not a held-out set.',
   ];
+  const dir = trafilaturaDir();
+  if (dir) {
+    const all = loadTrafilatura(dir);
+    const run = await runTrafilatura(smoke ? all.slice(0, SMOKE_PAGES_PER_PEER * 2) : all, EXTRACTORS, log);
+    const report = trafilaturaReport(run);
+    tables.push(...report.tables);
+    targets.push(...report.targets);
+    Object.assign(metrics, report.metrics);
+    notes.push(
+      `trafilatura set (${dir}): pages split by the first byte of the SHA-256 of their name (even: studied, odd: measured); ` +
+        'rules were changed only after reading failures of the studied half. Strict: the corpora\'s comparison, a date on ' +
+        'the annotated day; lenient: letters and digits only, any case, either value containing the other. A list of ' +
+        'authors agrees with any one of them or all of them. `null`: the annotators found none, and only none agrees.',
+    );
+  }
   return { metrics, tables, targets, notes };
 };
+
+const HALVES: readonly [string, Half | undefined][] = [['measured half', 'measured'], ['studied half', 'studied'], ['whole set', undefined]];
+
+/** The trafilatura set's tables, its targets on the measured half (every field ≥ the best peer, author above
+ *  metascraper, overall strict above 70 %), and the studied half's losses to read. */
+function trafilaturaReport(run: TrafilaturaRun): { tables: Table[]; targets: Target[]; metrics: Record<string, number> } {
+  const tables: Table[] = [];
+  const metrics: Record<string, number> = {};
+  for (const [label, half] of HALVES) {
+    const summaries = summariesOf(run, half);
+    const count = run.pages.filter((page) => half === undefined || page.half === half).length;
+    tables.push(table(`trafilatura set, ${label}: ${count} pages, values judged by people`, summaries, TRAFILATURA_FIELDS));
+    for (const [column, summary] of Object.entries(summaries)) {
+      const key = `trafilatura.${half ?? 'whole'}.${column.replace(' ', '.')}`;
+      metrics[`${key}.overall`] = summary.overall.ratio;
+      for (const field of TRAFILATURA_FIELDS) metrics[`${key}.${field}`] = summary.fields[field].ratio;
+    }
+  }
+  const measured = summariesOf(run, 'measured');
+  const peers = EXTRACTORS.filter((e) => e !== glance).map((e) => e.name);
+  const targets: Target[] = SCORINGS.map((scoring) => {
+    const ours = measured[`${glance.name} ${scoring}`]!;
+    const behind = TRAFILATURA_FIELDS.filter((field) => peers.some((peer) => measured[`${peer} ${scoring}`]!.fields[field].agreed > ours.fields[field].agreed));
+    return {
+      name: `trafilatura measured half, ${scoring}, per field`,
+      goal: '≥ the best peer on every field',
+      measured: behind.length === 0 ? 'every field ≥ the best peer' : `behind on ${behind.join(', ')}`,
+      met: behind.length === 0,
+    };
+  });
+  const ours = measured[`${glance.name} strict`]!;
+  const theirs = measured[`${metascraperFull.name} strict`]!;
+  targets.push(
+    {
+      name: 'trafilatura measured half, strict author',
+      goal: '> metascraper',
+      measured: `${cell(ours.fields.author)} vs ${cell(theirs.fields.author)}`,
+      met: ours.fields.author.agreed > theirs.fields.author.agreed,
+    },
+    { name: 'trafilatura measured half, strict overall', goal: '> 70 %', measured: cell(ours.overall), met: ours.overall.ratio > 0.7 },
+  );
+  tables.push(studiedLosses(run));
+  return { tables, targets, metrics };
+}
+
+/** Studied half only: where a peer agrees (strict) and Glance does not, with both answers. */
+function studiedLosses(run: TrafilaturaRun): Table {
+  const results = new Map(EXTRACTORS.map((e) => [e.name, scoreRun(run, e.name, 'strict')]));
+  const show = (v: string | string[] | null | undefined) =>
+    v === null || v === undefined ? 'null' : `\`${(typeof v === 'string' ? v : v.join('; ')).replace(/[|`\s]+/g, ' ').slice(0, 80)}\``;
+  const rows: string[][] = [];
+  run.pages.forEach((page, index) => {
+    if (page.half !== 'studied') return;
+    for (const field of TRAFILATURA_FIELDS) {
+      if (results.get(glance.name)![index]!.scores[field] !== false) continue;
+      const peer = EXTRACTORS.find((e) => e !== glance && results.get(e.name)![index]!.scores[field] === true);
+      if (!peer) continue;
+      rows.push([page.name, field, show(page.expected[field]), show(run.values.get(glance.name)![index]![field]), `${peer.name}: ${show(run.values.get(peer.name)![index]![field])}`]);
+    }
+  });
+  return {
+    title: `trafilatura set, studied half: pages where a peer agrees (strict) and Glance does not (${rows.length})`,
+    header: ['page', 'field', 'annotated', 'glance', 'peer'],
+    rows: rows.length > 0 ? rows : [['(none)', '', '', '', '']],
+  };
+}
 
 /** Glance against metascraper on one scoring: every field at least as good, and more right answers overall. */
 function beside(summaries: Record<string, Summary>, fields: readonly ScoredField[], label: { name: string; fields: string }): Target[] {

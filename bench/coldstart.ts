@@ -21,7 +21,8 @@ import { median, ms } from './lib/stats.ts';
 
 const run = promisify(execFile);
 const CHILD = join(ROOT, 'bench', 'lib', 'cold-child.mjs');
-const MAX_IMPORT_MS = 150;
+/** Issue 28's goal (156 ms at filing). */
+const MAX_IMPORT_MS = 130;
 const MAX_BUNDLE_BYTES = 3 * 1024 * 1024;
 /** Strings only puppeteer-core's own code holds (as tests/infra/bundle.ts checks). */
 const PUPPETEER_MARKERS = ['Target.setAutoAttach', 'Page.captureScreenshot', 'Page.setLifecycleEventsEnabled', 'iPhone 15 Pro'];
@@ -58,7 +59,9 @@ interface Mode {
 }
 
 export const coldstart: Part = async ({ smoke, log }) => {
-  const bundle = await buildBundle();
+  // With maps, for the --enable-source-maps row only: the deployed chunks are the same but for the comment naming
+  // their map.
+  const bundle = await buildBundle(undefined, { sourcemap: true });
   log(`bundle: ${bundle.bytes} bytes in ${bundle.chunks.length} chunks; the handler's import loads ${bundle.importBytes} bytes in ${bundle.importChunks} (esbuild ${bundle.esbuildVersion})`);
   const server = await startServer({ '/card.png': serve(make.png(1200, 630), { contentType: 'image/png' }) });
   server.route('/article', html(PAGE(server.url)));
@@ -110,11 +113,10 @@ export const coldstart: Part = async ({ smoke, log }) => {
     return sample;
   };
 
-  const runs = smoke ? 1 : 10;
+  const runs = smoke ? 0 : 10;
   const rows: string[][] = [];
   const metrics: Record<string, number> = {
     bundleBytes: bundle.bytes,
-    bundleMapBytes: bundle.mapBytes,
     bundleChunks: bundle.chunks.length,
     entryBytes: bundle.entryBytes,
     importBytes: bundle.importBytes,
@@ -125,8 +127,10 @@ export const coldstart: Part = async ({ smoke, log }) => {
     // One unmeasured start first: tsx's transform cache and the OS file cache are warm, as on a reused machine.
     if (!smoke) await spawn(mode, false);
     const samples: Sample[] = [];
+    // Smoke: the watched start is the one sample too (its hooks slow it; a smoke's figures are not read as such).
     for (let i = 0; i < runs; i++) samples.push(await spawn(mode, false));
     const watch = await spawn(mode, true);
+    if (smoke) samples.push(watch);
     watched[mode.name] = watch;
     const pick = (key: 'bootMs' | 'importMs' | 'importCpuMs' | 'firstRequestMs' | 'totalMs') => median(samples.map((s) => s[key]));
     const { key } = mode;
@@ -173,7 +177,7 @@ export const coldstart: Part = async ({ smoke, log }) => {
       name: 'bundle size',
       goal: '< 3 MB',
       measured:
-        `${mib(bundle.bytes)} in ${bundle.chunks.length} chunks (${bundle.bytes} bytes; maps ${mib(bundle.mapBytes)}); ` +
+        `${mib(bundle.bytes)} in ${bundle.chunks.length} chunks (${bundle.bytes} bytes); ` +
         `the import loads ${mib(bundle.importBytes)} in ${bundle.importChunks} (entry ${mib(bundle.entryBytes)})`,
       met: bundle.bytes < MAX_BUNDLE_BYTES,
     },
@@ -194,7 +198,7 @@ export const coldstart: Part = async ({ smoke, log }) => {
     metrics,
     tables: [
       {
-        title: `Cold start, median of ${runs} fresh processes per row (Node ${process.version})`,
+        title: `Cold start, ${smoke ? 'the watched process' : `median of ${runs} fresh processes`} per row (Node ${process.version})`,
         header: ['handler module', 'node boot', 'import', 'import CPU', 'first metadata request', 'process start → answer', 'modules resolved', 'puppeteer modules', 'lighthouse modules'],
         rows,
       },
@@ -211,8 +215,9 @@ export const coldstart: Part = async ({ smoke, log }) => {
         'The first request fetches the page, extracts, pings its og:image and writes the cache (a MISS): a local folder, or ' +
         "with Lambda's settings S3rver on 127.0.0.1.",
       "Lambda's settings: the stack's GLANCE_S3_BUCKET and GLANCE_CACHE_BUCKET (endpoint on 127.0.0.1), and AWS_LAMBDA_FUNCTION_NAME " +
-        'and AWS_EXECUTION_ENV as the Lambda runtime sets them. The import then also loads the S3 SDK (during init, ' +
-        'functions/api.ts) and the X-Ray tracer (functions/observability.ts); tracing itself stays off (no daemon here).',
+        'and AWS_EXECUTION_ENV as the Lambda runtime sets them. The import then also loads the X-Ray tracer ' +
+        '(functions/observability.ts; tracing itself stays off, no daemon here); the S3 SDK, https and zlib load right after ' +
+        "init (functions/api.ts, afterInit), here on the first request's clock as the child sends it at once.",
       'Puppeteer detection: a separate run per mode records every module resolution with module.registerHooks ' +
         '(in-thread hooks see node\'s and tsx\'s imports alike), counts URLs under puppeteer/ or puppeteer-core/, then imports ' +
         'puppeteer-core itself as a control that must be seen; the same for lighthouse (URLs under node_modules/lighthouse/). ' +

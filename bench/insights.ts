@@ -10,6 +10,10 @@ import { detectTechnologies, loadEngine } from '../lib/insights/technologies.ts'
 import { loadCorpus } from '../tests/helpers/corpus.ts';
 import { runIfMain, type Part } from './lib/part.ts';
 import { median, ms, percentile, round } from './lib/stats.ts';
+import { loadDateParsers } from '../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 /** Loading the rules must stay well under a request's budget; a page's match must stay small beside a fetch. */
 const LOAD_GOAL_MS = 1500;

@@ -31,7 +31,9 @@ export const lighthouse: Part = async ({ smoke, log }) => {
     '/app.js': (_req, res) => void res.writeHead(200, { 'content-type': 'text/javascript' }).end(`document.body.dataset.ready = '1';${'void 0;'.repeat(2000)}`),
   });
   for (const i of [1, 2, 3, 4]) site.route(`/photo-${i}.png`, serve(photo, { contentType: 'image/png' }));
-  const service = await startService();
+  // Smoke: Lighthouse's worker and its browser prepared first, as the local service does at start-up, so the first
+  // report's import and launch do not race its budget on a loaded machine (a smoke reads no time; the full run does).
+  const service = await startService({ prepared: smoke });
   const loop = monitorEventLoopDelay({ resolution: 10 });
 
   const report = async (output: 'json' | 'html') => {
@@ -46,7 +48,7 @@ export const lighthouse: Part = async ({ smoke, log }) => {
 
   try {
     const first = await report('json');
-    log(`first report (import + launch included): ${ms(first.ms)}`);
+    log(`first report (${smoke ? 'service prepared' : 'import + launch included'}): ${ms(first.ms)}`);
     const warm: number[] = [];
     let jsonBytes = first.bytes;
     loop.enable();
@@ -73,7 +75,7 @@ export const lighthouse: Part = async ({ smoke, log }) => {
       tables: [
         {
           title: `Lighthouse report of a local page, all categories, default device (${runs} warm runs)`,
-          header: ['first report (import + launch)', 'warm median', 'warm p95', 'html report', 'JSON size', 'HTML size', 'longest event-loop stall'],
+          header: [`first report (${smoke ? 'service prepared' : 'import + launch'})`, 'warm median', 'warm p95', 'html report', 'JSON size', 'HTML size', 'longest event-loop stall'],
           rows: [[ms(first.ms), ms(med), ms(p95), ms(htmlRun.ms), `${round(jsonBytes / 1e3)} kB`, `${round(htmlRun.bytes / 1e3)} kB`, ms(maxLoopMs)]],
         },
       ],

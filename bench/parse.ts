@@ -12,6 +12,10 @@ import { q, startService } from '../tests/helpers/service.ts';
 import { nestedDivs, ordinaryPage } from './lib/hostile.ts';
 import { runIfMain, type Part, type Table, type Target } from './lib/part.ts';
 import { median, ms, round } from './lib/stats.ts';
+import { loadDateParsers } from '../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 const URL = 'https://example.com/';
 const MB = 1024 * 1024;

@@ -21,6 +21,10 @@ import * as make from '../tests/ping/fixtures.ts';
 import { deps, endless, serve } from '../tests/ping/helpers.ts';
 import { runIfMain, type Part, type Target } from './lib/part.ts';
 import { median, ms, timeRuns, times } from './lib/stats.ts';
+import { loadDateParsers } from '../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 /** Each media server's answer time; smoke runs use a shorter one so the 50-URL walk takes well under a second. */
 const FULL_DELAY_MS = 500;

@@ -54,10 +54,24 @@ interface Counts {
   cpuBlock: number;
   /** Rounds per concurrency level of the interleaved Glance / Glance without spare / bare comparison. */
   rounds: Record<(typeof CONCURRENCY_LEVELS)[number], number>;
+  /** The overlay's and the spare's levels of concurrency (a smoke's 2 runs the code its 1 and 4 run). */
+  levels: ReadonlyArray<(typeof CONCURRENCY_LEVELS)[number]>;
+  /**
+   * Before each side of the spare and CPU comparisons, and before the idle memory reading: what a side does after
+   * its answers lands on nobody's clock. A smoke reads no figure, so it does not wait.
+   */
+  pauseMs: number;
+  settleMs: number;
 }
 
-const FULL: Counts = { warmup: 3, latency: 25, fullPage: 15, overlayRounds: 12, encodeRuns: 15, throughputTotal: 24, memoryAfter: 500, cpuRounds: 6, cpuBlock: 10, rounds: { 1: 25, 2: 16, 4: 16 } };
-const SMOKE: Counts = { warmup: 0, latency: 1, fullPage: 1, overlayRounds: 1, encodeRuns: 1, throughputTotal: 2, memoryAfter: 0, cpuRounds: 2, cpuBlock: 1, rounds: { 1: 1, 2: 1, 4: 1 } };
+const FULL: Counts = {
+  warmup: 3, latency: 25, fullPage: 15, overlayRounds: 12, encodeRuns: 15, throughputTotal: 24, memoryAfter: 500, cpuRounds: 6, cpuBlock: 10,
+  rounds: { 1: 25, 2: 16, 4: 16 }, levels: CONCURRENCY_LEVELS, pauseMs: SIDE_PAUSE_MS, settleMs: 1000,
+};
+const SMOKE: Counts = {
+  warmup: 0, latency: 1, fullPage: 1, overlayRounds: 1, encodeRuns: 1, throughputTotal: 2, memoryAfter: 0, cpuRounds: 2, cpuBlock: 1,
+  rounds: { 1: 1, 2: 1, 4: 1 }, levels: [1, 4], pauseMs: 0, settleMs: 0,
+};
 
 /** The single Chromium child of this process whose command line matches (Glance's has its proxy flag). */
 function browserPid(test: (cmdline: string) => boolean): number {
@@ -144,7 +158,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
     await shot();
     return performance.now() - t;
   };
-  for (const concurrency of runs('overlay') ? [1, 2, 4] : []) {
+  for (const concurrency of runs('overlay') ? counts.levels : []) {
     const ours: number[] = [];
     const theirs: number[] = [];
     const together = (shot: () => Promise<void>) => Promise.all(Array.from({ length: concurrency }, () => timed(shot)));
@@ -226,7 +240,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
   if (runs('cpu')) {
     const cpuSides = { glance: { pid: glancePid, shot: () => glanceShot('viewport', '/article') }, bare: { pid: barePid, shot: () => bareShot('viewport', '/article') } };
     const spent: Record<keyof typeof cpuSides, { chromium: number[]; node: number[] }> = { glance: { chromium: [], node: [] }, bare: { chromium: [], node: [] } };
-    const pause = () => new Promise((resolve) => setTimeout(resolve, 600));
+    const pause = () => sleep(counts.pauseMs);
     for (let round = 0; round < counts.cpuRounds; round++) {
       for (const side of round % 2 === 0 ? (['glance', 'bare'] as const) : (['bare', 'glance'] as const)) {
         await pause();
@@ -264,13 +278,13 @@ export const screenshot: Part = async ({ smoke, log }) => {
   }
   const plainPid = childProcesses(process.pid, (cmdline) => cmdline.includes('--proxy-server=')).find((pid) => !running.has(pid));
   const concurrencyRows: string[][] = [];
-  for (const concurrency of runs('spare') ? CONCURRENCY_LEVELS : []) {
+  for (const concurrency of runs('spare') ? counts.levels : []) {
     const samples: Record<keyof typeof sides, number[]> = { glance: [], 'no spare': [], bare: [] };
     const order = Object.keys(sides) as Array<keyof typeof sides>;
     for (let round = 0; round < counts.rounds[concurrency]; round++) {
       // Who goes first rotates, so no side always follows the same one.
       for (const side of [...order.slice(round % 3), ...order.slice(0, round % 3)]) {
-        await sleep(SIDE_PAUSE_MS);
+        await sleep(counts.pauseMs);
         await Promise.all(
           Array.from({ length: concurrency }, async () => {
             const t = performance.now();
@@ -306,7 +320,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
     });
   }
   // Both services idle (a spare per free slot ready on Glance's side): what the spares cost in memory.
-  await new Promise((resolve) => setTimeout(resolve, 1000));
+  await sleep(counts.settleMs);
   const withSpare = treeMemory(glancePid);
   const withoutSpare = plainPid === undefined ? undefined : treeMemory(plainPid);
   if (withoutSpare) {
@@ -342,7 +356,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
         rows: encodeRows,
       },
       {
-        title: `Viewport capture latency at 1, 2 and 4 at once, interleaved round by round (each side after a ${SIDE_PAUSE_MS} ms pause): Glance (spares on), Glance with GLANCE_BROWSER_SPARE=false, bare`,
+        title: `Viewport capture latency at ${counts.levels.join(', ')} at once, interleaved round by round (each side after a ${counts.pauseMs} ms pause): Glance (spares on), Glance with GLANCE_BROWSER_SPARE=false, bare`,
         header: ['concurrency', 'Glance median', 'Glance p90', 'no spare median', 'bare median', 'bare p90', 'Glance / bare', 'Glance / bare, means', 'no spare / bare', 'samples each'],
         rows: concurrencyRows,
       },

@@ -1,8 +1,9 @@
 /**
  * Part: soak. The real local service process (`functions/local.ts`, as `npm start` runs it) under mixed traffic at
- * concurrency 4 for SOAK_MINUTES (default 15; a quarter of one in smoke mode): metadata, cache hits, screenshots, overlays, PDFs,
- * refused targets and targets that fail. Every answer must be the expected one (0 errors), and node's memory, the
- * browser's memory and the disk under the service's folders are sampled to show they stay flat or bounded.
+ * concurrency 4 for SOAK_MINUTES (default 15): metadata, cache hits, screenshots, overlays, PDFs, refused targets and
+ * targets that fail (smoke mode: each kind once, in turn, then a cache hit again). Every answer must be the expected
+ * one (0 errors), and node's memory, the browser's memory and the disk under the service's folders are sampled to
+ * show they stay flat or bounded.
  *   SOAK_MINUTES=15 ./node_modules/.bin/node --import tsx bench/soak.ts [--smoke]
  */
 import './lib/env.ts';
@@ -14,7 +15,7 @@ import { ROOT } from './lib/bundle.ts';
 import { runIfMain, type Part } from './lib/part.ts';
 import { childProcesses, treeMemory } from './lib/procmem.ts';
 import { percentile, round } from './lib/stats.ts';
-import { startTreeService } from './lib/tree-service.ts';
+import { prebuiltEngine, startTreeService } from './lib/tree-service.ts';
 
 const CONCURRENCY = 4;
 const SAMPLE_EVERY_MS = 5_000;
@@ -55,8 +56,11 @@ function pick(random: number): (typeof MIX)[number] {
   return MIX[0]!;
 }
 
+/** Smoke: every kind of request once, in turn (the same code, no timed mix), then the hit again: a hit by now. */
+const SMOKE_KINDS = [...MIX, MIX.find((kind) => kind.name === 'hit')!];
+
 export const soak: Part = async ({ smoke, log }) => {
-  const minutes = smoke ? 0.25 : Number(process.env['SOAK_MINUTES'] ?? 15);
+  const configured = smoke ? 0 : Number(process.env['SOAK_MINUTES'] ?? 15);
   const site = createHttpServer((req, res) => {
     if (req.url === '/img.png') return void res.writeHead(200, { 'content-type': 'image/png' }).end(PNG);
     const n = Number(/^\/page\/(\d+)/.exec(req.url ?? '')?.[1] ?? 0);
@@ -67,10 +71,11 @@ export const soak: Part = async ({ smoke, log }) => {
   // A port nobody listens on: connections are refused, the target's own failure (EFETCH).
   const closedUrl = `http://127.0.0.1:${await unusedPort()}`;
   // Short, so the soak shows the sweep holding the disk (the default keeps files for 31 days).
-  const service = await startTreeService(ROOT, { GLANCE_RETENTION: `${RETENTION_MINUTES}m` });
+  // Smoke: the adblock engine built once, not by the service as it starts (a soak's figures are after start-up).
+  const service = await startTreeService(ROOT, { GLANCE_RETENTION: `${RETENTION_MINUTES}m`, ...(smoke ? { GLANCE_ADBLOCK_ENGINE: await prebuiltEngine() } : {}) });
   const { dir } = service;
   const base = service.url;
-  log(`soaking ${base} for ${minutes} min at concurrency ${CONCURRENCY}`);
+  log(smoke ? `each kind through ${base} at concurrency ${CONCURRENCY}` : `soaking ${base} for ${configured} min at concurrency ${CONCURRENCY}`);
 
   const samples: Array<{ at: number; nodeMiB: number; browserMiB: number; diskMiB: number }> = [];
   const sample = () => {
@@ -86,7 +91,9 @@ export const soak: Part = async ({ smoke, log }) => {
   };
 
   const started = performance.now();
-  const end = started + minutes * 60_000;
+  const end = started + configured * 60_000;
+  const smokeKinds = smoke ? [...SMOKE_KINDS] : [];
+  const next = (): (typeof MIX)[number] | undefined => (smoke ? smokeKinds.shift() : performance.now() < end ? pick(Math.random()) : undefined);
   const latencies = new Map<string, number[]>(MIX.map((kind) => [kind.name, []]));
   const errors: string[] = [];
   let n = 0;
@@ -94,8 +101,7 @@ export const soak: Part = async ({ smoke, log }) => {
   const sampler = setInterval(sample, SAMPLE_EVERY_MS);
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
-      while (performance.now() < end) {
-        const kind = pick(Math.random());
+      for (let kind = next(); kind; kind = next()) {
         const query = kind.query(kind.closed ? closedUrl : siteUrl, (n += 1));
         const began = performance.now();
         try {
@@ -112,6 +118,7 @@ export const soak: Part = async ({ smoke, log }) => {
   );
   clearInterval(sampler);
   sample();
+  const minutes = smoke ? (performance.now() - started) / 60_000 : configured;
   await service.close(15_000);
   await new Promise<void>((resolve) => site.close(() => resolve()));
 
@@ -131,7 +138,7 @@ export const soak: Part = async ({ smoke, log }) => {
     },
     tables: [
       {
-        title: `Requests (concurrency ${CONCURRENCY}, ${minutes} min)`,
+        title: `Requests (concurrency ${CONCURRENCY}, ${Number(minutes.toFixed(2))} min)`,
         header: ['kind', 'count', 'p50 ms', 'p99 ms'],
         rows: MIX.map(({ name }) => {
           const times = latencies.get(name)!;

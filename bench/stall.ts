@@ -52,16 +52,16 @@ const CASES: readonly Case[] = [
   { name: 'selectorAll=div, Markdown, 10 MB nested (the body limit)', path: '/nested10', query: 'data.x.selectorAll=div&data.x.attr=markdown', timeoutMs: 10_000, warm: { path: '/tiny', query: 'data.x.attr=markdown' } },
   { name: 'selectorAll=div, text, 2 MB nested', path: '/nested', query: 'data.x.selectorAll=div&data.x.attr=text', timeoutMs: 5000, warm: { path: '/tiny', query: 'data.x.attr=text' } },
   { name: '99 rules, selectorAll=div text, 2 MB nested', path: '/nested', query: rules99, timeoutMs: 5000, warm: { path: '/tiny', query: 'data.x.attr=text' } },
-  { name: 'technologies, 6 MB page', path: '/ordinary6', query: 'insights.technologies=true', timeoutMs: 5000, warm: { path: '/tiny', query: 'insights.technologies=true' } },
-  { name: 'technologies + three rules, 10 MB page (the body limit)', path: '/ordinary10', query: 'insights.technologies&data.a.selectorAll=a&data.a.attr=href&data.t.attr=text&data.m.attr=markdown', timeoutMs: 10_000, warm: { path: '/tiny', query: 'insights.technologies&data.t.attr=text' } },
-  { name: "technologies, 2 MB of unclosed '<link href=\"'", path: '/links', query: 'insights.technologies=true', timeoutMs: 5000, warm: { path: '/tiny', query: 'insights.technologies=true' } },
+  { name: 'technologies, 6 MB page', path: '/ordinary6', query: 'insights.technologies=true&insights.lighthouse=false', timeoutMs: 5000, warm: { path: '/tiny', query: 'insights.technologies=true&insights.lighthouse=false' } },
+  { name: 'technologies + three rules, 10 MB page (the body limit)', path: '/ordinary10', query: 'insights.technologies&insights.lighthouse=false&data.a.selectorAll=a&data.a.attr=href&data.t.attr=text&data.m.attr=markdown', timeoutMs: 10_000, warm: { path: '/tiny', query: 'insights.technologies&insights.lighthouse=false&data.t.attr=text' } },
+  { name: "technologies, 2 MB of unclosed '<link href=\"'", path: '/links', query: 'insights.technologies=true&insights.lighthouse=false', timeoutMs: 5000, warm: { path: '/tiny', query: 'insights.technologies=true&insights.lighthouse=false' } },
   { name: 'palette of a 1 × 39 000 000 PNG', path: '/tall', query: 'palette=true', timeoutMs: 5000, warm: { path: '/small', query: 'palette=true' } },
   { name: 'JSON nested 100 000 deep (JSON-LD, attr=json)', path: '/deepjson', query: 'data.j.selector=pre&data.j.attr=json', timeoutMs: 5000, warm: { path: '/tiny', query: 'data.x.attr=json' } },
   { name: 'long runs in metadata (ReDoS shapes)', path: '/redos', query: '', timeoutMs: 5000 },
   { name: 'a shell whose body is 10 MB of tags (prerender=auto checks it)', path: '/tags', query: '', timeoutMs: 10_000 },
   { name: 'an undeclared windows-1251 page (its encoding guessed)', path: '/legacy', query: '', timeoutMs: 5000 },
   { name: 'screenshot of 16 frames of undeclared windows-1251 documents', path: '/legacy-frames', query: 'screenshot=true', timeoutMs: 15_000, warm: { path: '/plain', query: 'screenshot=true' } },
-  { name: 'technologies + three rules, 10 MB page beyond Latin-1', path: '/wide10', query: 'insights.technologies&data.a.selectorAll=a&data.a.attr=href&data.t.attr=text&data.m.attr=markdown', timeoutMs: 10_000, warm: { path: '/tiny', query: 'insights.technologies&data.t.attr=text' } },
+  { name: 'technologies + three rules, 10 MB page beyond Latin-1', path: '/wide10', query: 'insights.technologies&insights.lighthouse=false&data.a.selectorAll=a&data.a.attr=href&data.t.attr=text&data.m.attr=markdown', timeoutMs: 10_000, warm: { path: '/tiny', query: 'insights.technologies&insights.lighthouse=false&data.t.attr=text' } },
 ];
 
 /** The pages the cases need, each made when first asked for (the 39-megapixel PNG takes seconds to encode). */

@@ -9,13 +9,17 @@ import { captureLambdaHandler } from '@aws-lambda-powertools/tracer/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { createApp, type App, type AppDeps } from '../lib/app.ts';
+import { loadTransports } from '../lib/fetch/index.ts';
 import { createLambdaRefresher, isRefreshEvent, type RefreshEvent } from '../lib/aws/lambda-refresh.ts';
 import { loadS3Sdk } from '../lib/aws/s3-client.ts';
 import { loadConfig, type Config } from '../lib/config.ts';
 import { withStandardHeaders } from '../lib/http/headers.ts';
 import { HEALTH_PATH, healthResponse } from '../lib/http/health.ts';
 import { OPENAPI_PATH, openapiResponse } from '../lib/http/openapi.ts';
+import { bypassedOrigin, cameThroughOrigin, ORIGIN_HEADER } from '../lib/http/origin-guard.ts';
+import { MCP_PATH } from '../lib/mcp/doors.ts';
 import type { AccessRecord } from '../lib/http/access-log.ts';
+import { faultRecord, type FaultRecord } from '../lib/http/fault.ts';
 import type { ApiRequest, ApiResponse } from '../lib/http/types.ts';
 import { joined } from '../lib/text/pieces.ts';
 import { Budget } from '../lib/time/budget.ts';
@@ -23,6 +27,7 @@ import { INIT_WARM_MS, LAMBDA_RETURN_RESERVE_MS } from '../lib/time/limits.ts';
 import { errorResponse } from '../lib/http/respond.ts';
 import { METRIC } from './metric-names.ts';
 import { count, logger, metricEvents, metrics, tracer } from './observability.ts';
+import { loadDateParsers } from '../lib/extract/date-words.ts';
 
 type Event = APIGatewayProxyEventV2;
 type Result = APIGatewayProxyStructuredResultV2;
@@ -30,21 +35,34 @@ type Result = APIGatewayProxyStructuredResultV2;
 /** Epoch ms by which the core must have answered: what the invocation has left, less the reserve. */
 const invocationDeadline = (context: Context): number => Date.now() + context.getRemainingTimeInMillis() - LAMBDA_RETURN_RESERVE_MS;
 
+/**
+ * Through CloudFront, API Gateway's source IP is an edge server's; CloudFront's own `cloudfront-viewer-address`
+ * (`<ip>:<port>`, set by CloudFront whatever the caller sent, forwarded by stacks/api-cdn.ts) is the caller's.
+ */
+const viewerAddress = (event: Event): string | undefined =>
+  event.headers?.['cloudfront-viewer-address']?.replace(/:\d+$/, '') || event.requestContext.http.sourceIp;
+
 function toApiRequest(event: Event, context: Context): ApiRequest {
   const headers: Record<string, string | undefined> = { ...event.headers };
+  // The origin secret stays here: nothing downstream needs it.
+  delete headers[ORIGIN_HEADER];
   if (event.cookies?.length) headers.cookie = event.cookies.join('; ');
+  // The MCP endpoint's JSON-RPC body (API Gateway has read it whole, within its own 10 MB bound).
+  const mcp = event.rawPath === MCP_PATH ? { path: MCP_PATH, body: event.isBase64Encoded && event.body ? Buffer.from(event.body, 'base64').toString('utf8') : event.body } : {};
   return {
+    ...mcp,
     method: event.requestContext.http.method.toUpperCase(),
     rawQueryString: event.rawQueryString ?? '',
     headers,
+    clientAddress: viewerAddress(event),
     requestId: event.requestContext.requestId || context.awsRequestId,
     receivedAt: event.requestContext.timeEpoch || Date.now(),
     deadline: invocationDeadline(context),
   };
 }
 
-const onUnexpectedError = (error: unknown, requestId: string) =>
-  logger.error('unexpected error', { error: error as Error, requestId });
+/** Our own failures (lib/http/fault.ts): every EFATAL answer's cause, once, with the request id. */
+const onFault = ({ msg, ...fault }: FaultRecord) => logger.error(msg, { ...fault });
 
 /** The one access record of each request (lib/http/access-log.ts), a structured line in CloudWatch. */
 const onAnswered = (record: AccessRecord) => logger.info('answered', { ...record });
@@ -52,8 +70,8 @@ const onAnswered = (record: AccessRecord) => logger.info('answered', { ...record
 /** Last resort: whatever escapes the app still answers the contract's EFATAL payload, never a stack trace. */
 const lastResort = (config: Config): middy.MiddlewareObj<Event, Result> => ({
   onError: async (request) => {
-    logger.error('unhandled error', { error: request.error as Error });
     const requestId = request.event?.requestContext?.requestId || request.context.awsRequestId;
+    onFault(faultRecord('EFATAL', request.error, requestId));
     request.response = toResult(withStandardHeaders(errorResponse(request.error, { requestId, docsUrl: config.docsUrl, target: undefined })));
   },
 });
@@ -67,7 +85,7 @@ function lambdaRefresh(config: Config): AppDeps {
   const { functionName, region } = config.lambda;
   const onError = (error: unknown) => {
     count(METRIC.refreshError);
-    onUnexpectedError(error, 'refresh');
+    onFault(faultRecord('refresh', error, undefined));
   };
   return { refresh: createLambdaRefresher(functionName, region, { onError }) };
 }
@@ -77,20 +95,27 @@ export type Handler = ((event: Event | RefreshEvent, context: Context) => Promis
   warmBrowser(): Promise<void>;
   /** Loads the worker, the adblock engine and Lighthouse now (GLANCE_BROWSER_AT_INIT): see the module's last lines. */
   prepare(): Promise<void>;
+  /** Loads the prebuilt adblock engine now, or says why it cannot be loaded (see afterInit). */
+  loadAdblockEngine(): Promise<void>;
   /** Closes the core: waits for work in flight, launches no browser from then on, then stops the browser. */
   close(): Promise<void>;
 };
 
 /** `app` lets a caller (the tests) build the app with its own dependencies; by default one is built from config. */
 export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?: App } = {}): Handler {
-  const core = app ?? createApp(config, { onUnexpectedError, onAnswered, events: metricEvents(), ...lambdaRefresh(config), ...deps });
+  const core = app ?? createApp(config, { onFault, onAnswered, events: metricEvents(), ...lambdaRefresh(config), ...deps });
   const http = middy<Event, Result>();
-  if (tracer) http.use(captureLambdaHandler(tracer));
+  // Traces keep timings and errors, never an answer: a body holds a page's contents and a key owner's data.
+  if (tracer) http.use(captureLambdaHandler(tracer, { captureResponse: false }));
   http
     .use(injectLambdaContext(logger))
     .use(logMetrics(metrics, { captureColdStartMetric: true }))
     .use(lastResort(config))
     .handler(async (event, context) => {
+      if (!cameThroughOrigin(config.originSecret, event.headers?.[ORIGIN_HEADER])) {
+        const requestId = event.requestContext.requestId || context.awsRequestId;
+        return toResult(withStandardHeaders(errorResponse(bypassedOrigin(), { requestId, docsUrl: config.docsUrl, target: undefined })));
+      }
       if (event.rawPath === HEALTH_PATH) return toResult(healthResponse(false));
       if (event.rawPath === OPENAPI_PATH) return toResult(await openapiResponse());
       const request = toApiRequest(event, context);
@@ -134,6 +159,7 @@ export function createHandler(config: Config, { app, ...deps }: AppDeps & { app?
   return Object.assign(handle, {
     warmBrowser: () => core.warmBrowser(),
     prepare: () => core.prepare(),
+    loadAdblockEngine: () => core.loadAdblockEngine(),
     close: async () => void (await Promise.all([core.close(), ...inFlight])),
   });
 }
@@ -159,10 +185,31 @@ function closeOnSigterm(close: () => Promise<void>): void {
 }
 
 const config = loadConfig();
-// Stored in S3 (as deployed): the SDK's chunk loads during init, not on the first request's clock.
-if (config.storage.kind === 's3' || config.cache.kind === 's3') await loadS3Sdk();
 export const handler = createHandler(config);
 closeOnSigterm(handler.close);
+
+/** What start-up could not load (lib/http/fault.ts), said once: its requests then answer EFATAL, each logged too. */
+const startUpFault = (error: unknown): void => onFault(faultRecord('start-up', error, undefined));
+
+/**
+ * What the first request would otherwise load on its clock, loaded once init is over rather than during it: init
+ * answers sooner (the runtime then fetches the first event meanwhile), and a request that comes before this is done
+ * waits on the same one load, never a second. https with TLS, and zlib; chrono's date parsers; stored in S3 (as
+ * deployed), the SDK's chunk.
+ * Resolves when all is loaded (a failure is the first request's to meet and report).
+ *
+ * The prebuilt adblock engine (the stack's) too, unless GLANCE_BROWSER_AT_INIT's prepare loads it below: the adblocker's
+ * modules and the engine's deserialization, tens of milliseconds, and no browser module. An engine that is corrupt or
+ * from another adblocker version is said here once, as an error record; adblocked captures then answer EFATAL at once
+ * (each logged with its request id), while metadata and `adblock=false` captures are served.
+ */
+export const afterInit: Promise<void> = new Promise((resolve) => setImmediate(resolve)).then(async () => {
+  const engine = config.browserAtInit ? undefined : handler.loadAdblockEngine().catch(startUpFault);
+  loadTransports();
+  await loadDateParsers();
+  if (config.storage.kind === 's3' || config.cache.kind === 's3') await loadS3Sdk();
+  await engine;
+}).catch((error: unknown) => logger.warn('after init: not everything could be loaded', { error: error as Error }));
 
 /**
  * GLANCE_BROWSER_AT_INIT: Chromium and the spare page start during the init phase, which Lambda runs with a full
@@ -176,6 +223,6 @@ closeOnSigterm(handler.close);
 if (config.browserAtInit) {
   // A failure here is the first request's to meet and report, with its request id: init itself must not fail.
   const warming = handler.warmBrowser().catch((error: unknown) => logger.warn('the browser did not start during init', { error: error as Error }));
-  const preparing = handler.prepare().catch((error: unknown) => logger.error('init: not everything could be prepared', { error: error as Error }));
+  const preparing = handler.prepare().catch(startUpFault);
   await Budget.cap(Promise.all([warming, preparing]), INIT_WARM_MS, undefined);
 }

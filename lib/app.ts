@@ -8,7 +8,6 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { createKeyCheck } from './http/api-keys.ts';
 import {
   cacheHeaders,
-  createCacheStore,
   createLocalRefresher,
   nestedKey,
   ResultCache,
@@ -35,17 +34,22 @@ import { lowerCaseNames, varyOf, withStandardHeaders } from './http/headers.ts';
 import { clientAddress } from './http/client-address.ts';
 import { isCurrent, notModified, withEtag } from './http/etag.ts';
 import { clientOf, overLimit, RateLimiter, rateHeaders, type RateVerdict } from './http/rate-limit.ts';
-import { isForwardedHeader } from './http/forwarded-headers.ts';
+import { isForwardedHeader } from './query/forwarded-headers.ts';
 import { createRequestParser } from './http/parse-request.ts';
 import { createPlayground } from './http/playground/index.ts';
+import { MCP_PATH, mcpPreflight, withBearerKey, withMcpCors } from './mcp/doors.ts';
+import { createMcpRoute } from './mcp/route.ts';
 import { errorResponse, jsonInSlices } from './http/respond.ts';
+import { faultRecord, isFatal, type FaultRecord } from './http/fault.ts';
 import { embedAnswer } from './embed/index.ts';
-import { createStorage, type Storage } from './storage/index.ts';
+import type { Storage } from './storage/index.ts';
+import { createCacheStore, createStorage } from './stores.ts';
 import { sweepInterval, sweepPeriodically } from './storage/sweep.ts';
 import { Budget } from './time/budget.ts';
 import { Timings } from './time/timings.ts';
 import { WorkPool } from './work/pool.ts';
 import { boundBacktracking } from './work/regexp.ts';
+import { loadDateParsers } from './extract/date-words.ts';
 
 type BrowserEvents = import('./browser/index.ts').BrowserEvents;
 
@@ -58,8 +62,9 @@ export interface AppEvents extends BrowserEvents {
 export interface AppDeps {
   /** DNS for targets; tests inject one to make public-looking names resolve where they like. */
   resolver?: Resolver;
-  /** Where unexpected errors are reported (with their stack, which never reaches the caller). */
-  onUnexpectedError?: (error: unknown, requestId: string) => void;
+  /** Where our own failures are reported (lib/http/fault.ts): every EFATAL answer's cause, once, with its request
+   *  id, and what failed in the background (cache store, refresh, sweep). Their stacks never reach a caller. */
+  onFault?: (fault: FaultRecord) => void;
   /** Where the one access record of each answered request goes (lib/http/access-log.ts). */
   onAnswered?: (record: AccessRecord) => void;
   /** Where screenshots and PDFs go; by default the store the configuration names. */
@@ -79,8 +84,11 @@ export interface AppDeps {
   now?: () => number;
 }
 
-/** `refresh`: a background refresh of a stale entry asked for by this service itself (regenerate, no key check). */
-export type Origin = 'caller' | 'refresh';
+/**
+ * `refresh`: a background refresh of a stale entry asked for by this service itself (regenerate, no key check);
+ * `mcp`: a tool's query, whose MCP request was admitted (key, rate limit) once for all its calls.
+ */
+export type Origin = 'caller' | 'refresh' | 'mcp';
 
 export interface App {
   handle(request: ApiRequest, origin?: Origin): Promise<ApiResponse>;
@@ -90,6 +98,11 @@ export interface App {
    * reported here, once, and its requests then fail at once.
    */
   prepare(): Promise<void>;
+  /**
+   * Loads the prebuilt adblock engine (GLANCE_ADBLOCK_ENGINE) now, tens of milliseconds, without the browser's modules:
+   * rejects, saying why, when it is corrupt or another adblocker version wrote it. Nothing to do without one.
+   */
+  loadAdblockEngine(): Promise<void>;
   /** Starts the browser and its spare page before any request needs them (GLANCE_BROWSER_AT_INIT). */
   warmBrowser(): Promise<void>;
   /** Waits for background refreshes, then stops the browser if one was started. */
@@ -130,7 +143,13 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
         }),
       )),
   };
-  const report = (error: unknown) => deps.onUnexpectedError?.(error, 'cache');
+  // The cache store's reads and writes, local refreshes and the folders' sweeps: no caller waits on these.
+  const report = (error: unknown) => deps.onFault?.(faultRecord('background', error, undefined));
+  /** The one place a failure becomes an answer: an EFATAL's cause is logged here, once, with the request id. */
+  const failed = (error: unknown, requestId: string, target: string | undefined): ApiResponse => {
+    if (isFatal(error)) deps.onFault?.(faultRecord('EFATAL', error, requestId));
+    return errorResponse(error, { requestId, docsUrl: config.docsUrl, target });
+  };
   const local = deps.refresh ? undefined : createLocalRefresher(report);
   const store = deps.cacheStore === null ? undefined : (deps.cacheStore ?? createCacheStore(config.cache));
   // Local folders forget what is past the retention (buckets do by lifecycle rule): now, then periodically.
@@ -143,7 +162,13 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   const checkKey = createKeyCheck(config.apiKeys);
   const parse = createRequestParser();
   const limiter = config.rateLimit && new RateLimiter(config.rateLimit, { now: deps.now });
-  const playground = createPlayground({ keyed: checkKey !== undefined, plainHttp: config.lambda === undefined });
+  const playground = createPlayground({ keyed: checkKey !== undefined, plainHttp: config.lambda === undefined, mcpPath: MCP_PATH });
+  const mcp = createMcpRoute({
+    config,
+    storage: pipeline.storage,
+    query: (request) => handle(request, 'mcp'),
+    onUnexpectedError: (error, requestId) => deps.onFault?.(faultRecord('EFATAL', error, requestId)),
+  });
 
   /** The answer for a valid request: a failure carries its code, which decides whether it may be cached. */
   async function produce(url: VettedUrl, options: Options, budget: Budget, timings: Timings, requestId: string, hop: Hop): Promise<Produced> {
@@ -158,9 +183,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       const answer = await budget.race(embedAnswer(envelope, { ...options, embed: options.embed }, headers, embedDeps), timeUp(options.timeout));
       return { answer: await withEtag(answer) };
     } catch (error) {
-      if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, requestId);
-      const answer = errorResponse(error, { requestId, docsUrl: config.docsUrl, target: options.url });
-      return { answer, error: error instanceof GlanceError ? error.code : 'EFATAL' };
+      return { answer: failed(error, requestId, options.url), error: error instanceof GlanceError ? error.code : 'EFATAL' };
     } finally {
       // Whatever is still running for this answer (a hedged probe, an upload) stops once it is decided.
       budget.abort();
@@ -192,8 +215,10 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   }
 
   async function handle(raw: ApiRequest, origin: Origin = 'caller'): Promise<ApiResponse> {
-    if (raw.method === 'OPTIONS') return preflight();
-    const headers = lowerCaseNames(raw.headers);
+    if (raw.method === 'OPTIONS') return raw.path === MCP_PATH ? mcpPreflight() : preflight();
+    // MCP clients send their key as `Authorization: Bearer` as often as `x-api-key`: one key, checked and logged alike.
+    const lowered = lowerCaseNames(raw.headers);
+    const headers = raw.path === MCP_PATH ? withBearerKey(lowered) : lowered;
     const request = headers === raw.headers ? raw : { ...raw, headers };
     const timings = new Timings();
     let target: string | undefined;
@@ -214,9 +239,13 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       };
       deps.onAnswered?.(accessRecord(request, origin, answer, target, timings, total));
       if (request.method === 'HEAD') answer.body = '';
-      return withStandardHeaders(answer, policy);
+      return request.path === MCP_PATH ? withMcpCors(withStandardHeaders(answer)) : withStandardHeaders(answer, policy);
     };
     try {
+      if (request.path === MCP_PATH) {
+        const arrival = Budget.until(Math.min(request.receivedAt + TIMEOUT.max, request.deadline ?? Infinity));
+        return finish(await mcp(request, (keyed) => admit(keyed, arrival, (verdict) => (rate = verdict))));
+      }
       if (request.method !== 'GET' && request.method !== 'HEAD') {
         throw new GlanceError('EMETHOD', `The method ${request.method} is not allowed: use GET or HEAD.`);
       }
@@ -247,7 +276,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       // A clock of its own on the same deadline: produce() aborts `budget` once its answer is decided, which must
       // not read as the time running out before the cache hands that answer back.
       const outcome = await Budget.until(budget.deadline).race(answer, timeUp(options.timeout));
-      if (origin === 'caller') deps.events?.answered?.({ cache: outcome.status, features: featuresOf(options) });
+      if (origin !== 'refresh') deps.events?.answered?.({ cache: outcome.status, features: featuresOf(options) });
       // An answer shaped by x-api-header-* (a cookie, say) is not one an edge cache may share.
       const shared = !Object.keys(request.headers).some(isForwardedHeader);
       // withEtag: entries stored before answers had etags get one here.
@@ -255,8 +284,7 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
       response = { ...answered, headers: { ...answered.headers, ...cacheHeaders(outcome, { shared }) } };
       if (isCurrent(request.headers['if-none-match'], response.headers.etag)) response = notModified(response);
     } catch (error) {
-      if (!(error instanceof GlanceError)) deps.onUnexpectedError?.(error, request.requestId);
-      response = errorResponse(error, { requestId: request.requestId, docsUrl: config.docsUrl, target });
+      response = failed(error, request.requestId, target);
     }
     return finish(response);
   }
@@ -264,7 +292,10 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
   return {
     handle,
     prepare: async () =>
-      void (await Promise.all([work.prepare(['rules', 'technologies', 'charset']), audits.prepare(['lighthouse']), pipeline.renderer().then((browser) => browser.prepare())])),
+      void (await Promise.all([loadDateParsers(), work.prepare(['rules', 'technologies', 'charset']), audits.prepare(['lighthouse']), pipeline.renderer().then((browser) => browser.prepare())])),
+    loadAdblockEngine: async () => {
+      if (config.adblock.engine) await (await import('./browser/adblock.ts')).adblocker(config.adblock, work);
+    },
     warmBrowser: async () => (await pipeline.renderer()).warm(),
     close: async () => {
       await sweeps.stop();

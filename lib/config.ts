@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { AddressPolicy } from './guard/policy.ts';
 import { parseDuration } from './query/duration.ts';
+import { TIMEOUT } from './query/options.ts';
 
 /** The longest `ttl` a request may ask for (docs/CONTRACT.md §2), and so the default retention. */
 export const DEFAULT_RETENTION_MS = 31 * 24 * 3_600_000;
@@ -15,7 +16,7 @@ export interface Config {
   readonly port: number;
   /** Address the local service listens on: loopback unless told otherwise (`0.0.0.0` in a container). */
   readonly host: string;
-  /** On SIGTERM/SIGINT, how long the local service lets requests in flight finish before it closes them. */
+  /** On SIGTERM/SIGINT, how long the local service lets requests in flight finish before it answers them EBUSY. */
   readonly shutdownGraceMs: number;
   /** Address of the local service as callers reach it (used for links back to it, e.g. the local CDN). */
   readonly publicUrl: string;
@@ -83,7 +84,21 @@ export interface Config {
   /** GLANCE_TRUST_PROXY_HOPS: how many proxies of the operator's stand in front of the local service, whose
    *  X-Forwarded-For entries the rate limit believes (lib/http/client-address.ts). 0, the default: none. */
   readonly trustProxyHops: number;
+  /** GLANCE_ORIGIN_SECRET: deployed, what CloudFront's requests carry in `x-glance-origin`; a request without it
+   *  came around CloudFront and is refused (lib/http/origin-guard.ts). Undefined: every request is answered. */
+  readonly originSecret: string | undefined;
+  /** The MCP endpoint (lib/mcp/): the browser origins it takes besides its own and loopback pages'
+   *  (GLANCE_MCP_ORIGINS, `*` for any), and the `screenshot` tool's image bound (GLANCE_MCP_IMAGE_MAX_BYTES). */
+  readonly mcp: McpSettings;
 }
+
+export interface McpSettings {
+  readonly origins: readonly string[];
+  readonly imageMaxBytes: number;
+}
+
+/** An image this large (base64, about 1.4 MB) passes the common clients' bounds on a tool result. */
+export const DEFAULT_MCP_IMAGE_MAX_BYTES = 1024 * 1024;
 
 export interface RateLimitSettings {
   /** Requests one client may make per window. */
@@ -98,14 +113,24 @@ export interface AdblockSettings {
 
 export type ChromiumProcesses = 'multi' | 'single';
 
-/** `retention`: ms after its last write a file of the local folder is deleted (GLANCE_RETENTION). */
+/**
+ * A local folder: `retention`, ms after its last write a file is deleted (GLANCE_RETENTION); `maxBytes`, the size past
+ * which the least recently used files are deleted (GLANCE_STORAGE_MAX_BYTES, GLANCE_CACHE_MAX_BYTES).
+ */
+export interface LocalFolder {
+  readonly kind: 'local';
+  readonly dir: string;
+  readonly retention: number;
+  readonly maxBytes: number;
+}
+
 export type CacheSettings =
-  | { readonly kind: 'local'; readonly dir: string; readonly retention: number }
+  | LocalFolder
   | { readonly kind: 's3'; readonly bucket: string; readonly region: string; readonly endpoint: string | undefined; readonly forcePathStyle: boolean }
   | { readonly kind: 'off' };
 
 export type StorageSettings =
-  | { readonly kind: 'local'; readonly dir: string; readonly retention: number }
+  | LocalFolder
   | {
       readonly kind: 's3';
       readonly bucket: string;
@@ -131,8 +156,12 @@ export const DEFAULT_EMBED_PROXY_MAX_BYTES = 10 * 1024 * 1024;
  */
 export const LAMBDA_EMBED_PROXY_MAX_BYTES = 4 * 1024 * 1024;
 
-/** Ten seconds: most answers take one or two; the rare long render is cut rather than hold up a deploy. */
-export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/**
+ * The longest budget a request is admitted with (`timeout`'s maximum), plus a little to write its answer: a request
+ * that arrived just before the signal still ends in its own answer. Whatever is still running when a shorter grace
+ * ends is answered 503 EBUSY (functions/local.ts), never a reset.
+ */
+export const DEFAULT_SHUTDOWN_GRACE_MS = TIMEOUT.max + 2_000;
 
 export type Env = Record<string, string | undefined>;
 
@@ -186,15 +215,28 @@ function retention(env: Env): number {
   return ms;
 }
 
+/** Stored screenshots, PDFs and reports on the local disk: 5 GiB, some 25 000 full-page captures. */
+export const DEFAULT_STORAGE_MAX_BYTES = 5 * 1024 ** 3;
+/** Cached answers on the local disk: 2 GiB, hundreds of thousands of metadata answers or a few hundred proxied files. */
+export const DEFAULT_CACHE_MAX_BYTES = 2 * 1024 ** 3;
+
+const folder = (env: Env, dir: string, kept: number, sizeName: string, size: number): LocalFolder => ({
+  kind: 'local',
+  dir,
+  retention: kept,
+  // At least a few of the largest answers (GLANCE_MAX_BODY_BYTES is 10 MiB by default).
+  maxBytes: integer(env, sizeName, size, 64 * 1024 * 1024, Number.MAX_SAFE_INTEGER),
+});
+
 function storage(env: Env, kept: number): StorageSettings {
   const bucket = env.GLANCE_S3_BUCKET;
-  return bucket ? s3(env, bucket) : { kind: 'local', dir: env.GLANCE_STORAGE_DIR || '.glance/assets', retention: kept };
+  return bucket ? s3(env, bucket) : folder(env, env.GLANCE_STORAGE_DIR || '.glance/assets', kept, 'GLANCE_STORAGE_MAX_BYTES', DEFAULT_STORAGE_MAX_BYTES);
 }
 
 function cache(env: Env, kept: number): CacheSettings {
   if (env.GLANCE_CACHE === 'off') return { kind: 'off' };
   const bucket = env.GLANCE_CACHE_BUCKET;
-  return bucket ? s3(env, bucket) : { kind: 'local', dir: env.GLANCE_CACHE_DIR || '.glance/cache', retention: kept };
+  return bucket ? s3(env, bucket) : folder(env, env.GLANCE_CACHE_DIR || '.glance/cache', kept, 'GLANCE_CACHE_MAX_BYTES', DEFAULT_CACHE_MAX_BYTES);
 }
 
 function apiKeys(env: Env): Config['apiKeys'] {
@@ -217,6 +259,23 @@ function rateLimit(env: Env, inLambda: boolean): RateLimitSettings | undefined {
     throw new ConfigError(`GLANCE_RATE_LIMIT_WINDOW must be a duration from 1s to 31d (e.g. 1m, 1h, 1d), got "${raw}"`);
   }
   return Object.freeze({ limit, windowMs });
+}
+
+/** The service's own origin is always taken: a page it serves may call it. Origins are compared as browsers send them. */
+function mcp(env: Env, publicUrl: string): McpSettings {
+  const listed = (env.GLANCE_MCP_ORIGINS ?? '').split(',').map((origin) => origin.trim()).filter(Boolean);
+  const origins = listed.map((origin) => {
+    const url = origin === '*' ? undefined : URL.parse(origin);
+    if (origin !== '*' && (!url || (url.protocol !== 'http:' && url.protocol !== 'https:'))) {
+      throw new ConfigError(`GLANCE_MCP_ORIGINS must list http(s) origins (or *), got "${origin}"`);
+    }
+    return url ? url.origin : origin;
+  });
+  const own = URL.parse(publicUrl)?.origin;
+  return Object.freeze({
+    origins: Object.freeze([...origins, ...(own ? [own] : [])]),
+    imageMaxBytes: integer(env, 'GLANCE_MCP_IMAGE_MAX_BYTES', DEFAULT_MCP_IMAGE_MAX_BYTES, 1024, 20 * 1024 * 1024),
+  });
 }
 
 /** A JSON array of strings: flags hold commas and spaces (`--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE …`). */
@@ -304,5 +363,7 @@ export function loadConfig(env: Env = process.env): Config {
     apiKeys: apiKeys(env),
     rateLimit: rateLimit(env, Boolean(env.AWS_LAMBDA_FUNCTION_NAME)),
     trustProxyHops: integer(env, 'GLANCE_TRUST_PROXY_HOPS', 0, 0, 16),
+    originSecret: env.GLANCE_ORIGIN_SECRET || undefined,
+    mcp: mcp(env, publicUrl),
   });
 }

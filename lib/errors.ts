@@ -14,6 +14,8 @@ export const ERRORS = {
   /** A Microlink parameter Glance does not offer: refused by name, never silently ignored. */
   EUNSUPPORTED: 400,
   EFORBIDDENURL: 403,
+  /** `/mcp` from a browser page whose `Origin` is not this service's, a loopback page's or one GLANCE_MCP_ORIGINS lists. */
+  EFORBIDDENORIGIN: 403,
   EMAXREDIRECTS: 400,
   /** `pdf.pageRanges` selects no page of the printed document: known only once the page is printed. */
   EPAGERANGE: 400,

@@ -1,8 +1,10 @@
 /**
- * Glance on AWS: CloudFront (optionally behind WAF rate rules) → API Gateway HTTP API (throttled) → one Lambda
- * function (functions/api.ts, reserved concurrency) with Chromium from a layer; screenshots and PDFs in a private
+ * Glance on AWS: CloudFront (optionally behind WAF rate rules) → API Gateway HTTP API (throttled; answering only
+ * requests carrying CloudFront's origin secret) → one Lambda function (functions/api.ts, optionally reserved
+ * concurrency) with Chromium from a layer; screenshots and PDFs in a private
  * bucket behind a second CloudFront distribution; cached answers in a private bucket; both buckets forget objects
- * after the retention (31 days by default); alarms, a dashboard and log retention on every log group.
+ * after the retention (31 days by default); alarms, a dashboard, an optional monthly budget and log retention on every
+ * log group.
  * Settings: stacks/settings.ts.
  */
 import { Duration } from 'aws-cdk-lib';
@@ -17,14 +19,17 @@ import { createAssetCdn } from './assets.ts';
 import { buildChromiumLayer, CHROMIUM_PACKAGE } from './chromium-layer.ts';
 import { buildFontsLayer } from './fonts-layer.ts';
 import { retainLogs } from './log-groups.ts';
-import { createMonitoring } from './monitoring.ts';
+import { createBudget } from './budget.ts';
+import { createMonitoring, describeTarget, warnIfNobodyListens } from './monitoring.ts';
+import { createOriginSecret } from './origin-secret.ts';
 import { apiKeysStatements, bucketStatements, selfInvokeStatement } from './permissions.ts';
-import { createErrorPages, createRateLimitAcl } from './rate-limit.ts';
+import { createRateLimitAcl } from './rate-limit.ts';
 import { ENGINE_PATH, writeAdblockEngine } from './adblock-engine.ts';
-import { FUNCTION_BUNDLING } from './bundling.ts';
+import { FUNCTION_BUNDLING, FUNCTION_FILES } from './bundling.ts';
+import { shipPackages } from './function-packages.ts';
+import { checkLambdaSize } from './lambda-size.ts';
 import { pruneUnused } from './prune.ts';
 import { readSettings } from './settings.ts';
-import { installSharp } from './sharp.ts';
 
 function privateBucket(scope: Construct, id: string, props: BucketProps = {}): Bucket {
   return new Bucket(scope, id, {
@@ -62,14 +67,16 @@ export function Glance({ app, stack }: StackContext) {
     description: `${CHROMIUM_PACKAGE} ${layer.version} for Glance`,
   });
   // Noto for CJK, Arabic, Hebrew, Devanagari, Thai and colour emoji, at /opt/fonts (stacks/fonts-layer.ts).
+  const fontsLayer = buildFontsLayer(root);
   const fonts = new LayerVersion(stack, 'FontsLayer', {
-    code: Code.fromAsset(buildFontsLayer(root).path),
+    code: Code.fromAsset(fontsLayer.path),
     compatibleRuntimes: [Runtime.NODEJS_22_X, Runtime.NODEJS_24_X],
     description: 'Noto fonts for Glance screenshots',
   });
 
   // A fixed name lets the function's policy name the function itself without a dependency cycle.
   const functionName = app.logicalPrefixedName('api');
+  const originSecret = createOriginSecret(stack);
   const fn = new SstFunction(stack, 'ApiFunction', {
     handler: 'functions/api.handler',
     functionName,
@@ -81,24 +88,32 @@ export function Glance({ app, stack }: StackContext) {
     // The request budget is 28 s (docs/CONTRACT.md §2); the function gets a little more to answer ETIMEOUT itself.
     timeout: 30,
     tracing: 'active',
-    // The most instances (each with its Chromium) that callers can buy at once, and never starved by other
-    // functions of the account: the bound on compute spend (README, What it costs).
+    // When set, the most instances (each with its Chromium) that callers can buy at once, and never starved by
+    // other functions of the account: the bound on compute spend (README, What it costs). Not by default: Lambda
+    // refuses a reservation leaving the account fewer than 100 unreserved (stacks/settings.ts).
     ...(settings.reservedConcurrency ? { reservedConcurrentExecutions: settings.reservedConcurrency } : {}),
     layers: [chromium, fonts],
-    // ESM, minified, split into chunks loaded on first use, with puppeteer-core, Lighthouse and the data packages
-    // installed beside it (stacks/bundling.ts).
+    // ESM, minified, split into chunks loaded on first use, no source maps (stacks/bundling.ts); the technology
+    // rules beside the chunks.
     nodejs: FUNCTION_BUNDLING,
-    // After SST's install: sharp for linux-x64, the adblock engine built from the lists (GLANCE_ADBLOCK_ENGINE
-    // below). `sst dev` runs the function here, on this checkout's node_modules (linked), where sharp and the
-    // lists already are.
+    copyFiles: FUNCTION_FILES,
+    // After the bundle: puppeteer-core, Lighthouse, sharp and the data packages at the lock file's versions
+    // (stacks/function-packages.ts), the adblock engine built from the lists (GLANCE_ADBLOCK_ENGINE below), then
+    // the size check, before anything is uploaded. `sst dev` runs the function here, on this checkout's
+    // node_modules (linked), where the packages and the lists already are.
     hooks:
       app.mode === 'deploy'
         ? {
             afterBuild: async (_props, out) => {
-              await installSharp(root, out);
+              await shipPackages(root, out);
               await writeAdblockEngine(out, settings.adblockLists);
-              // Keeps function + layers under Lambda's 250 MB (stacks/prune.ts).
-              await pruneUnused(out);
+              pruneUnused(out);
+              const size = checkLambdaSize([
+                { name: 'function', path: out },
+                { name: 'Chromium layer', path: layer.path },
+                { name: 'fonts layer', path: fontsLayer.path },
+              ]);
+              console.log(`Glance: ${size.summary}`);
             },
           }
         : {},
@@ -113,6 +128,10 @@ export function Glance({ app, stack }: StackContext) {
       GLANCE_RETENTION: `${settings.retentionDays}d`,
       ...(settings.apiKeysParameter ? { GLANCE_API_KEYS_PARAMETER: settings.apiKeysParameter } : {}),
       ...(app.mode === 'deploy' ? { GLANCE_ADBLOCK_ENGINE: ENGINE_PATH } : {}),
+      // Resolved by CloudFormation (stacks/origin-secret.ts): requests without it did not come through CloudFront.
+      GLANCE_ORIGIN_SECRET: originSecret,
+      // X-Ray keeps timings and errors, never an answer (functions/api.ts says so to the tracer too).
+      POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
       ...settings.passThrough,
     },
   });
@@ -129,14 +148,14 @@ export function Glance({ app, stack }: StackContext) {
     // The function's own CORS middleware answers preflights; API Gateway's would replace its exposed x-* headers.
     cors: false,
     defaults: { throttle: settings.throttle },
-    routes: { 'GET /': fn, 'HEAD /': fn, 'OPTIONS /': fn, 'GET /health': fn, 'GET /openapi.json': fn },
+    // `/mcp` takes every method: the function answers POST, its preflight, and 405 to the rest (lib/mcp/doors.ts).
+    routes: { 'GET /': fn, 'HEAD /': fn, 'OPTIONS /': fn, 'GET /health': fn, 'GET /openapi.json': fn, 'ANY /mcp': fn },
   });
-  const errorPages = createErrorPages(stack, privateBucket(stack, 'ErrorPages'), docsUrl);
   const waf = settings.waf.perIp || settings.waf.perKey ? createRateLimitAcl(stack, settings.waf, docsUrl) : undefined;
   const apiCdn = createApiCdn(stack, api.cdk.httpApi, {
     domain: settings.apiDomain,
     keyed: Boolean(settings.apiKeysParameter),
-    errorPages,
+    originSecret,
     webAclId: waf?.attrArn,
   });
   const dashboard = createMonitoring(stack, {
@@ -146,10 +165,13 @@ export function Glance({ app, stack }: StackContext) {
     target: settings.alarms,
     reservedConcurrency: settings.reservedConcurrency,
   });
+  warnIfNobodyListens(stack, settings.alarms);
+  if (settings.monthlyBudgetUsd) createBudget(stack, settings.monthlyBudgetUsd, settings.alarms);
 
   stack.addOutputs({
     ApiEndpoint: { value: apiCdn.url, description: 'The API, through CloudFront: call this' },
-    HttpApiUrl: { value: api.url, description: 'The HTTP API itself, uncached' },
+    HttpApiUrl: { value: api.url, description: 'The HTTP API itself: answers only requests that came through ApiEndpoint' },
+    AlarmTarget: { value: describeTarget(settings.alarms), description: 'Where the alarms go (npm run smoke reports it)' },
     CdnUrl: { value: assetCdn.url, description: 'Where screenshots and PDFs are served (CDN_URL)' },
     DashboardUrl: {
       value: `https://${stack.region}.console.aws.amazon.com/cloudwatch/home?region=${stack.region}#dashboards:name=${dashboard.dashboardName}`,

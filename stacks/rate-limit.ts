@@ -1,19 +1,17 @@
 /**
- * Callers over a limit get the contract's ERATE payload (docs/CONTRACT.md §3), 429, from the edge:
- * - API Gateway's throttle answers its own `{"message":"Too Many Requests"}`, which an HTTP API cannot change
- *   (no gateway responses, unlike REST APIs). The API's CloudFront distribution replaces every 429 from its origin
- *   with ERATE, a custom error page; CloudFront reads such pages only from an origin, so the body is a file in a
- *   small private bucket, uploaded at deploy and served under ERROR_PAGES_PATH.
- * - The optional WAF rules count requests over 5 minutes per client IP (GLANCE_WAF_RATE_LIMIT) and per API key
- *   (GLANCE_WAF_KEY_RATE_LIMIT), and block the excess at CloudFront with the same body, before API Gateway, Lambda
- *   or the cache are paid for.
- * The body is rendered by the function's own error code path (lib/http/respond.ts), so it cannot drift from it.
+ * Callers over a limit get the contract's ERATE payload (docs/CONTRACT.md §3), 429, from the edge: the optional WAF
+ * rules count requests over 5 minutes per client IP (GLANCE_WAF_RATE_LIMIT) and per API key
+ * (GLANCE_WAF_KEY_RATE_LIMIT), and block the excess at CloudFront with a WAF custom response (status 429 and a JSON
+ * body are both documented for it: AWS WAF Developer Guide, "Supported status codes for custom responses"), before
+ * API Gateway, Lambda or the cache are paid for. The body is rendered by the function's own error code path
+ * (lib/http/respond.ts), so it cannot drift from it.
+ *
+ * API Gateway's throttle, always on, answers its own 429 `{"message":"Too Many Requests"}`, which an HTTP API cannot
+ * change (no gateway responses) and CloudFront passes on as it is: a CloudFront custom error response cannot replace
+ * it, since 429 is not among the codes CloudFront documents for them (400, 403, 404, 405, 414, 416, 500-504; CloudFront
+ * Developer Guide, "Create a custom error page for specific HTTP status codes").
  */
-import { Duration, Stack } from 'aws-cdk-lib';
-import { AllowedMethods, CachePolicy, ViewerProtocolPolicy, type BehaviorOptions, type ErrorResponse } from 'aws-cdk-lib/aws-cloudfront';
-import { S3BucketOrigin } from 'aws-cdk-lib/aws-cloudfront-origins';
-import type { IBucket } from 'aws-cdk-lib/aws-s3';
-import { BucketDeployment, CacheControl, Source } from 'aws-cdk-lib/aws-s3-deployment';
+import { Stack } from 'aws-cdk-lib';
 import { CfnWebACL } from 'aws-cdk-lib/aws-wafv2';
 import type { Construct } from 'constructs';
 import { GlanceError } from '../lib/errors.ts';
@@ -21,10 +19,7 @@ import { errorResponse } from '../lib/http/respond.ts';
 import { SettingsError, type WafLimits } from './settings.ts';
 import { joined } from '../lib/text/pieces.ts';
 
-/** Under the API's address, but never a route of the function (it serves `/` only). */
-export const ERROR_PAGES_PATH = '/_glance/errors';
-const ERATE_FILE = 'erate.json';
-/** API Gateway refills its token bucket every second and WAF re-evaluates every few: a minute is honest. */
+/** WAF re-evaluates a rate-based rule every few seconds over its window: a minute is honest. */
 export const RETRY_AFTER_S = 60;
 /** WAF's window for the per-IP count: its default, and the one its limit (at least 10) is documented for. */
 export const WAF_WINDOW_S = 300;
@@ -35,37 +30,6 @@ export const erateBody = (docsUrl: string): string =>
     docsUrl,
     target: undefined,
   }).body);
-
-export interface ErrorPages {
-  /** For the API distribution's `additionalBehaviors`. */
-  readonly behaviors: Record<string, BehaviorOptions>;
-  readonly errorResponses: ErrorResponse[];
-}
-
-export function createErrorPages(scope: Construct, bucket: IBucket, docsUrl: string): ErrorPages {
-  const prefix = ERROR_PAGES_PATH.slice(1);
-  new BucketDeployment(scope, 'ErrorPagesDeployment', {
-    destinationBucket: bucket,
-    destinationKeyPrefix: prefix,
-    sources: [Source.data(ERATE_FILE, erateBody(docsUrl))],
-    contentType: 'application/json; charset=utf-8',
-    // The edge keeps the page (a burst of 429s must not become a burst of S3 GETs) and sees a new one within minutes.
-    cacheControl: [CacheControl.fromString('public, max-age=300')],
-    memoryLimit: 256,
-  });
-  return {
-    behaviors: {
-      [`${ERROR_PAGES_PATH}/*`]: {
-        origin: S3BucketOrigin.withOriginAccessControl(bucket),
-        viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
-        allowedMethods: AllowedMethods.ALLOW_GET_HEAD,
-        cachePolicy: CachePolicy.CACHING_OPTIMIZED,
-      },
-    },
-    // ttl 0: a throttled answer is never kept for the next caller of the same address.
-    errorResponses: [{ httpStatus: 429, responseHttpStatus: 429, responsePagePath: `${ERROR_PAGES_PATH}/${ERATE_FILE}`, ttl: Duration.seconds(0) }],
-  };
-}
 
 const BLOCK_WITH_ERATE: CfnWebACL.RuleActionProperty = {
   block: {

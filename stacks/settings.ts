@@ -51,8 +51,11 @@ export interface Settings {
   readonly apiKeysParameter: string | undefined;
   /** HTTP API default-route throttling: steady requests per second and burst size. */
   readonly throttle: { readonly rate: number; readonly burst: number };
-  /** Concurrent executions reserved for (and the most allowed to) the function; undefined: none reserved. */
+  /** Concurrent executions reserved for (and the most allowed to) the function; undefined, the default: none
+   *  reserved, since Lambda refuses any reservation that leaves the account fewer than 100 unreserved. */
   readonly reservedConcurrency: number | undefined;
+  /** GLANCE_BUDGET_USD: a monthly AWS Budget on the account's costs, alerting the alarm target; undefined: none. */
+  readonly monthlyBudgetUsd: number | undefined;
   /** WAF rate rules on the API's CloudFront, each answering ERATE past its limit of requests per 5 minutes. */
   readonly waf: WafLimits;
   readonly runtime: Runtime;
@@ -142,10 +145,23 @@ function apiKeysParameter(env: Env, stage: string): string | undefined {
   return keyed ? `/glance/${stage}/api-keys` : undefined;
 }
 
-/** Default 10, enough for ~4 screenshots/s; `off` reserves nothing (accounts whose limit is below 110 must). */
+/**
+ * None by default: Lambda keeps 100 concurrent executions of an account unreserved, so reserving 10 fails the deploy
+ * of every account whose limit is under 110, as new accounts' often are. 10 (~4 screenshots/s) once the account's
+ * limit allows it is the bound README's "What it costs" works out; `off` is the default said aloud.
+ */
 function reservedConcurrency(env: Env): number | undefined {
   if (env.GLANCE_RESERVED_CONCURRENCY?.trim().toLowerCase() === 'off') return undefined;
-  return positive(env, 'GLANCE_RESERVED_CONCURRENCY', 10);
+  const reserved = positive(env, 'GLANCE_RESERVED_CONCURRENCY', 0);
+  return reserved === 0 ? undefined : reserved;
+}
+
+/** A budget alert goes where the alarms go: without a target nobody would hear it. */
+function monthlyBudgetUsd(env: Env, alarms: AlarmTarget): number | undefined {
+  if (!env.GLANCE_BUDGET_USD) return undefined;
+  const usd = positive(env, 'GLANCE_BUDGET_USD', 0);
+  if (!alarms.email && !alarms.topicArn) throw new SettingsError('GLANCE_BUDGET_USD alerts GLANCE_ALARM_EMAIL or GLANCE_ALARM_TOPIC_ARN: set one');
+  return usd;
 }
 
 /** WAF counts rate-based rules over 5 minutes here and refuses limits under 10. */
@@ -213,6 +229,7 @@ export function readSettings(stage: string, env: Env = process.env): Settings {
     const value = flag(env, name);
     if (value !== undefined) passThrough[name] = String(value);
   }
+  const alarms = Object.freeze(alarmTarget(env));
   return Object.freeze({
     cdnDomain: domain(env, 'GLANCE_CDN_DOMAIN', 'GLANCE_CDN_CERTIFICATE_ARN'),
     apiDomain: domain(env, 'GLANCE_API_DOMAIN', 'GLANCE_API_CERTIFICATE_ARN'),
@@ -221,10 +238,11 @@ export function readSettings(stage: string, env: Env = process.env): Settings {
     // hundreds of concurrent browsers (README, What it costs: the worst case at these defaults).
     throttle: Object.freeze({ rate: positive(env, 'GLANCE_THROTTLE_RATE', 10), burst: positive(env, 'GLANCE_THROTTLE_BURST', 20) }),
     reservedConcurrency: reservedConcurrency(env),
+    monthlyBudgetUsd: monthlyBudgetUsd(env, alarms),
     waf: wafLimits(env, keys !== undefined),
     runtime: oneOf(env, 'GLANCE_RUNTIME', RUNTIMES, 'nodejs22.x'),
     logRetentionDays: oneOf<LogRetentionDays>(env, 'GLANCE_LOG_RETENTION_DAYS', LOG_RETENTION_DAYS, 30),
-    alarms: Object.freeze(alarmTarget(env)),
+    alarms,
     retentionDays: retentionDays(env),
     adblockLists: adblockLists(env),
     passThrough: Object.freeze(passThrough),

@@ -1,42 +1,47 @@
 /**
- * sharp beside the function bundle, for Lambda's linux-x64 (glibc). SST cannot do it: for a package named `sharp`
- * its install step pins sharp 0.32.6 (a workaround for an old cross-platform bug, whose install script downloads
- * libvips) and passes --omit=optional, which drops the prebuilt libvips sharp ≥ 0.33 ships as optional
- * per-platform packages. So the stack marks sharp external (SST then leaves it alone) and this hook installs it
- * after the bundle is built: the version this checkout's lock file holds, with its linux-x64 packages named
- * explicitly, which is how sharp documents a cross-platform install (https://sharp.pixelplumbing.com/install).
+ * sharp beside the function bundle, for Lambda's linux-x64 (glibc). Its JavaScript and dependencies are copied from
+ * this checkout with the other shipped packages (function-packages.ts); its native addon and libvips come in
+ * per-platform packages that npm installs only for the platform it runs on, so this checkout has them only when it
+ * runs on linux-x64. They are installed here for linux-x64 at the exact versions sharp pins (the lock file's), the
+ * way sharp documents a cross-platform install (https://sharp.pixelplumbing.com/install). SST cannot do it: for a
+ * package named `sharp` its install step pins sharp 0.32.6 and passes --omit=optional, which drops those packages.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { readManifest } from './package-closure.ts';
 
 export const SHARP_PACKAGE = 'sharp';
 
 /** The packages holding sharp's native addon and libvips for Lambda's x86-64 Linux. */
 const LINUX_X64 = ['@img/sharp-linux-x64', '@img/sharp-libvips-linux-x64'];
 
-interface Manifest {
-  readonly version: string;
-  readonly optionalDependencies?: Record<string, string>;
-}
-
-/** `name@version` for sharp and its linux-x64 packages, at the versions installed in `root`. */
+/** `name@version` for sharp's linux-x64 packages, at the versions the sharp installed in `root` pins. */
 export function sharpSpecs(root: string): string[] {
-  const manifest = JSON.parse(readFileSync(join(root, 'node_modules', SHARP_PACKAGE, 'package.json'), 'utf8')) as Manifest;
-  const platform = LINUX_X64.map((name) => {
+  const manifest = readManifest(join(root, 'node_modules', SHARP_PACKAGE));
+  return LINUX_X64.map((name) => {
     const version = manifest.optionalDependencies?.[name];
     if (!version) throw new Error(`sharp ${manifest.version} names no ${name}: update stacks/sharp.ts`);
     return `${name}@${version}`;
   });
-  return [`${SHARP_PACKAGE}@${manifest.version}`, ...platform];
 }
 
-/** Installs sharp for linux-x64 into the built function folder `out` (npm prunes what it did not install there). */
-export async function installSharp(root: string, out: string): Promise<void> {
-  await promisify(execFile)(
-    'npm',
-    ['install', '--omit=dev', '--omit=optional', '--os=linux', '--cpu=x64', '--libc=glibc', '--no-audit', '--no-fund', ...sharpSpecs(root)],
-    { cwd: out },
-  );
+/** Installs sharp's linux-x64 packages into `modules` (the function's node_modules). */
+export async function installSharpBinaries(root: string, modules: string): Promise<void> {
+  // A folder of their own: npm would remove from `modules` every package it did not install there.
+  const staging = mkdtempSync(join(tmpdir(), 'glance-sharp-'));
+  try {
+    // Its own project, so npm does not look for one in the folders above.
+    writeFileSync(join(staging, 'package.json'), '{"private":true}\n');
+    await promisify(execFile)(
+      'npm',
+      ['install', '--omit=dev', '--omit=optional', '--os=linux', '--cpu=x64', '--libc=glibc', '--no-save', '--no-audit', '--no-fund', ...sharpSpecs(root)],
+      { cwd: staging },
+    );
+    for (const name of LINUX_X64) cpSync(join(staging, 'node_modules', name), join(modules, name), { recursive: true });
+  } finally {
+    rmSync(staging, { recursive: true, force: true });
+  }
 }

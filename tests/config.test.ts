@@ -1,13 +1,14 @@
 /** Configuration read once from the environment: the local service's own settings and the local folders' retention. */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ConfigError, DEFAULT_RETENTION_MS, loadConfig } from '../lib/config.ts';
+import { ConfigError, DEFAULT_CACHE_MAX_BYTES, DEFAULT_RETENTION_MS, DEFAULT_STORAGE_MAX_BYTES, loadConfig } from '../lib/config.ts';
+import { TIMEOUT } from '../lib/query/options.ts';
 import { sweepInterval } from '../lib/storage/sweep.ts';
 
-test('the local service listens on loopback with a 10 s shutdown grace unless told otherwise', () => {
+test('the local service listens on loopback with a shutdown grace past the longest budget unless told otherwise', () => {
   const defaults = loadConfig({});
   assert.equal(defaults.host, '127.0.0.1');
-  assert.equal(defaults.shutdownGraceMs, 10_000);
+  assert.ok(defaults.shutdownGraceMs > TIMEOUT.max, 'a request admitted just before the signal has its whole budget');
   const set = loadConfig({ HOST: '0.0.0.0', GLANCE_SHUTDOWN_GRACE_MS: '2500' });
   assert.equal(set.host, '0.0.0.0');
   assert.equal(set.shutdownGraceMs, 2500);
@@ -112,4 +113,25 @@ test('GLANCE_TRUST_PROXY_HOPS: no forwarded address is believed by default', () 
   assert.equal(loadConfig({}).trustProxyHops, 0);
   assert.equal(loadConfig({ GLANCE_TRUST_PROXY_HOPS: '1' }).trustProxyHops, 1);
   assert.throws(() => loadConfig({ GLANCE_TRUST_PROXY_HOPS: '-1' }), (error: Error) => error instanceof ConfigError && /GLANCE_TRUST_PROXY_HOPS/.test(error.message));
+});
+
+test('GLANCE_MCP_ORIGINS: origins as browsers send them, plus the service\'s own; GLANCE_MCP_IMAGE_MAX_BYTES: 1 MiB by default', () => {
+  assert.deepEqual(loadConfig({}).mcp, { origins: ['http://localhost:3000'], imageMaxBytes: 1024 * 1024 });
+  const listed = loadConfig({ GLANCE_MCP_ORIGINS: 'https://app.example.com/, *', GLANCE_PUBLIC_URL: 'https://api.example.com' }).mcp.origins;
+  assert.deepEqual(listed, ['https://app.example.com', '*', 'https://api.example.com']);
+  for (const [name, value] of [['GLANCE_MCP_ORIGINS', 'app.example.com'], ['GLANCE_MCP_ORIGINS', 'file:///x'], ['GLANCE_MCP_IMAGE_MAX_BYTES', '10']]) {
+    assert.throws(() => loadConfig({ [name as string]: value as string }), (error: Error) => error instanceof ConfigError && error.message.includes(name as string), `${name}=${value}`);
+  }
+});
+
+test('the local folders are bounded by size: 5 GiB of assets and 2 GiB of cache unless told otherwise, at least 64 MiB', () => {
+  const defaults = loadConfig({});
+  assert.equal(defaults.storage.kind === 'local' && defaults.storage.maxBytes, DEFAULT_STORAGE_MAX_BYTES);
+  assert.equal(defaults.cache.kind === 'local' && defaults.cache.maxBytes, DEFAULT_CACHE_MAX_BYTES);
+  const set = loadConfig({ GLANCE_STORAGE_MAX_BYTES: String(1024 ** 3), GLANCE_CACHE_MAX_BYTES: String(128 * 1024 ** 2) });
+  assert.equal(set.storage.kind === 'local' && set.storage.maxBytes, 1024 ** 3);
+  assert.equal(set.cache.kind === 'local' && set.cache.maxBytes, 128 * 1024 ** 2);
+  for (const value of ['1000', '-1', '1.5', 'lots']) {
+    assert.throws(() => loadConfig({ GLANCE_CACHE_MAX_BYTES: value }), (error: Error) => error instanceof ConfigError && /GLANCE_CACHE_MAX_BYTES/.test(error.message));
+  }
 });

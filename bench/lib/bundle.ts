@@ -1,8 +1,9 @@
 /**
  * The Lambda function bundle, built the way the stack builds it: SST's own esbuild with the options SST v2 passes
  * it for an ESM function (node_modules/sst/runtime/handlers/node.js) and the stack's own `nodejs` options
- * (stacks/bundling.ts: minify, source map, code splitting, the installed and external packages), without
- * synthesising the whole CDK app.
+ * (stacks/bundling.ts: minify, code splitting, the external packages), without synthesising the whole CDK app. With
+ * `sourcemap`, the same chunks come with source maps, which the deployed function does not ship: for mapping a
+ * logged position back to TypeScript.
  */
 import { mkdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -36,15 +37,13 @@ export interface Bundle {
   importChunks: number;
   /** Every chunk: the function's own code as shipped. */
   bytes: number;
-  /** Every chunk's source map. */
-  mapBytes: number;
   esbuildVersion: string;
 }
 
-/** SST's own externals (node.js's forceExternal) with the stack's installed packages and its `esbuild.external`. */
-const EXTERNAL = ['sharp', 'pg-native', ...FUNCTION_BUNDLING.install, ...FUNCTION_BUNDLING.esbuild.external];
+/** SST's own externals (node.js's forceExternal) with the stack's `esbuild.external`. */
+const EXTERNAL = ['sharp', 'pg-native', ...FUNCTION_BUNDLING.esbuild.external];
 
-export async function buildBundle(outDir = join(ROOT, 'bench', 'out', 'bundle')): Promise<Bundle> {
+export async function buildBundle(outDir = join(ROOT, 'bench', 'out', 'bundle'), { sourcemap = FUNCTION_BUNDLING.sourcemap }: { sourcemap?: boolean } = {}): Promise<Bundle> {
   // SST pins its own esbuild; use that one, as a deploy would.
   const esbuild = createRequire(join(ROOT, 'node_modules', 'sst', 'package.json'))('esbuild') as Esbuild;
   const dir = join(outDir, 'functions');
@@ -74,7 +73,7 @@ export async function buildBundle(outDir = join(ROOT, 'bench', 'out', 'bundle'))
       ].join('\n'),
     },
     ...(FUNCTION_BUNDLING.splitting ? { outdir: dir } : { outfile: join(dir, 'api.mjs') }),
-    sourcemap: FUNCTION_BUNDLING.sourcemap,
+    sourcemap,
     minify: FUNCTION_BUNDLING.minify,
     plugins: FUNCTION_BUNDLING.esbuild.plugins,
   });
@@ -96,7 +95,6 @@ export async function buildBundle(outDir = join(ROOT, 'bench', 'out', 'bundle'))
     importBytes: size(loaded),
     importChunks: loaded.size,
     bytes: size(code),
-    mapBytes: size([...outputs.keys()].filter((path) => path.endsWith('.map'))),
     esbuildVersion: esbuild.version,
   };
 }

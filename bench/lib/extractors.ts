@@ -29,6 +29,10 @@ import metascraperVideo from 'metascraper-video';
 import ogs from 'open-graph-scraper';
 import { extractMetadata } from '../../lib/extract/index.ts';
 import type { CorpusPage, ScoredField } from '../../tests/helpers/corpus.ts';
+import { loadDateParsers } from '../../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 export type Values = Partial<Record<ScoredField, string | null | undefined>>;
 

@@ -5,7 +5,7 @@
  */
 import type { LambdaClient } from '@aws-sdk/client-lambda';
 import type { Refresh, RefreshRequest } from '../cache/refresh.ts';
-import { forwardedHeaders } from '../http/forwarded-headers.ts';
+import { forwardedHeaders } from '../query/forwarded-headers.ts';
 import { REFRESH_INVOKE_TIMEOUTS } from '../time/limits.ts';
 
 /** The payload of a self-invocation; API Gateway events never have this shape. */

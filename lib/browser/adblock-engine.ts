@@ -1,6 +1,6 @@
 /**
  * The adblock engine parsed from its filter lists (lib/browser/adblock-lists.ts): seconds of CPU and a few hundred MB
- * (bench/adblock), so it is never done on the event loop: the worker pool runs it as a job (lib/work/jobs.ts) and the
+ * (bench/adblock), so it is never done on the event loop: the worker pool runs it as a job (lib/jobs.ts) and the
  * deploy builds it ahead of time (stacks/adblock-engine.ts). Only the serialized engine crosses into the thread that
  * blocks with it, which loads it in tens of milliseconds (lib/browser/adblock.ts).
  */

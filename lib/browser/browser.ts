@@ -10,13 +10,16 @@
  * launches a browser of its own whose proxy is the page's, and closes it on release: the fresh profile is the
  * page's isolation, and a crash (which takes the whole browser in that mode) ends only that page.
  */
+import type { ChildProcess } from 'node:child_process';
 import type { Browser, CDPSession } from 'puppeteer-core';
 import type { Config } from '../config.ts';
 import { GlanceError } from '../errors.ts';
 import type { AddressPolicy } from '../guard/policy.ts';
 import { Budget } from '../time/budget.ts';
 import { BROWSER_CLOSE_MS, PROBE_TIMEOUT_MS } from '../time/limits.ts';
-import { launchChromium } from './launch.ts';
+import { recordCrashes } from './crash.ts';
+import { isGone } from './errors.ts';
+import { chromiumExecutable, launchChromium, sharedExecutable, type Executable } from './launch.ts';
 import { shuttingDown } from './limiter.ts';
 import { startProxy, type GuardedProxy } from './proxy.ts';
 import { once } from 'node:events';
@@ -27,6 +30,8 @@ export interface BrowserHostSettings {
   readonly extraArgs?: readonly string[];
   /** Pages a browser serves before it is replaced (GLANCE_BROWSER_MAX_PAGES). */
   readonly maxPages?: number;
+  /** Finds (in Lambda: unpacks) the binary; by default as the settings' `chromium` says. Run once, for every launch. */
+  readonly executable?: Executable;
 }
 
 /** Default pages per browser, as Gotenberg's CHROMIUM_RESTART_AFTER (100) order of magnitude, for Glance's lighter pages. */
@@ -76,10 +81,12 @@ export class BrowserHost {
   /** Set by kill(): a launch that completes after it is ended at once. */
   #killed = false;
   readonly #drained: Array<() => void> = [];
+  readonly #executable: Executable;
 
   constructor(settings: BrowserHostSettings) {
     this.#settings = settings;
     this.#maxPages = settings.maxPages ?? DEFAULT_MAX_PAGES;
+    this.#executable = sharedExecutable(settings.executable ?? (() => chromiumExecutable(settings.chromium)));
   }
 
   /** The running browser; launches one when there is none or the last one is gone (never once shutting down). */
@@ -223,10 +230,25 @@ export class BrowserHost {
     return running;
   }
 
+  /**
+   * A Chromium that died before its first answer ("Target closed" from puppeteer's first command) is started once
+   * more: it served no page, so nothing is lost but a second. Measured with `--single-process`, under load: about one
+   * start in 40 dies of SIGSEGV there (issue 26), which otherwise failed its page as "The browser could not start".
+   */
+  async #launchChromium(proxyUrl: string): Promise<Browser> {
+    const start = () => launchChromium({ ...this.#settings, proxyUrl, executable: this.#executable });
+    try {
+      return await start();
+    } catch (error) {
+      if (this.#killed || !isGone(error)) throw error;
+      return start();
+    }
+  }
+
   async #start(proxyUrl: string, proxy: GuardedProxy | undefined): Promise<Running> {
     if (this.#killed) throw shuttingDown();
     let browser: Browser;
-    const launch = launchChromium({ ...this.#settings, proxyUrl });
+    const launch = this.#launchChromium(proxyUrl);
     this.#launching.add(launch);
     try {
       browser = await launch;
@@ -240,9 +262,23 @@ export class BrowserHost {
       throw shuttingDown();
     }
     const running: Running = { browser, proxy, pages: 0, leased: 0, retired: false, failures: 0, probing: undefined, session: undefined, stopped: undefined };
+    // Its pages' renderers may be killed from outside, which only the browser's root session hears (crash.ts). A
+    // dedicated browser's renderer is the browser itself: its page hears no more once it is gone.
+    if (!this.dedicated) {
+      running.session = this.#recordCrashes(browser);
+      // A session that failed is the next probe's to meet (#ask opens another).
+      running.session.catch(() => undefined);
+    }
     this.#alive.add(running);
     browser.once('disconnected', () => void this.#stop(running));
     return running;
+  }
+
+  /** The probes' session, opened now so that crash.ts hears the browser's crashes from its first page on. */
+  async #recordCrashes(browser: Browser): Promise<CDPSession> {
+    const session = await browser.target().createCDPSession();
+    recordCrashes(session);
+    return session;
   }
 
   /** No more pages on `running`; the next page launches a fresh browser. Closed now if idle, else by its last page. */
@@ -254,9 +290,10 @@ export class BrowserHost {
     if (running.leased === 0) void this.#stop(running);
   }
 
-  /** A wedged browser gets no polite close (it would not answer one): its process is killed at once. */
+  /** A wedged browser gets no polite close (it would not answer one): its processes are killed at once. */
   #kill(running: Running): void {
-    running.browser.process()?.kill('SIGKILL');
+    const child = running.browser.process();
+    if (child) killTree(child);
     void this.#stop(running);
   }
 
@@ -287,11 +324,27 @@ export class BrowserHost {
   }
 }
 
-/** Kills the browser's process and resolves once it has exited (and so been reaped by Node). */
+/**
+ * SIGKILL to the browser's whole process group. Puppeteer starts Chromium detached, so it leads a group of its own
+ * with its zygotes, renderers, GPU and network processes; killing the main process alone left those of a wedged
+ * (stopped) browser behind, hundreds of MB (issue 26). The group outlives its leader, so this works after it exited.
+ */
+function killTree(child: ChildProcess): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, 'SIGKILL');
+  } catch {
+    // No such group (already gone), or not its leader after all: the process itself, at least.
+    child.kill('SIGKILL');
+  }
+}
+
+/** Kills the browser's processes and resolves once its main one has exited (and so been reaped by Node). */
 async function reap(browser: Browser): Promise<void> {
   const child = browser.process();
-  if (!child || child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, 'exit');
-  child.kill('SIGKILL');
+  if (!child) return;
+  const running = child.exitCode === null && child.signalCode === null;
+  const exited = running ? once(child, 'exit') : undefined;
+  killTree(child);
   await exited;
 }

@@ -17,7 +17,7 @@
  */
 import type { CDPSession, Page, Protocol } from 'puppeteer-core';
 import { SNIFF_BYTES, undeclaredCharset, type GuessEncoding } from '../fetch/charset.ts';
-import { HOP_BY_HOP } from '../http/hop-by-hop.ts';
+import { HOP_BY_HOP } from '../fetch/hop-by-hop.ts';
 import type { Budget } from '../time/budget.ts';
 import { MAX_SNIFFED, mayLackCharset, withCharset } from './charset.ts';
 import { glanceSession } from './session.ts';

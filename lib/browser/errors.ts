@@ -26,6 +26,10 @@ export const pageCrashed = (subject: string, cause?: unknown): GlanceError =>
     { cause },
   );
 
+/** The page's renderer was killed from outside (crash.ts): ours, never cached, worth a retry by the caller. */
+export const rendererKilled = (subject: string, cause?: unknown): GlanceError =>
+  new GlanceError('EFATAL', `The browser's renderer was killed from outside while rendering ${subject} (out of memory on the machine, or an operator); try again.`, { cause });
+
 export function browserTimeout(url: string, phase: string, budgetMs: number, cause?: unknown): GlanceError {
   return new GlanceError(
     'EBRWSRTIMEOUT',

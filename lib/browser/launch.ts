@@ -14,6 +14,8 @@ export interface LaunchSettings {
   readonly proxyUrl: string;
   /** Appended last, e.g. tests' `--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1`. */
   readonly extraArgs?: readonly string[];
+  /** The binary to start (BrowserHost shares one `sharedExecutable` between its launches). */
+  readonly executable: Executable;
 }
 
 let puppeteer: Promise<PuppeteerNode> | undefined;
@@ -154,17 +156,38 @@ async function loadSparticuz(): Promise<Sparticuz> {
   }
 }
 
-async function binary(chromium: Config['chromium']): Promise<{ path: string; args: string[] }> {
-  if (chromium.mode === 'lambda') {
-    const sparticuz = await loadSparticuz();
-    return {
-      path: chromium.path ?? (await sparticuz.executablePath()),
-      args: sparticuz.args.filter((arg) => !UNWANTED_LAMBDA_ARGS.has(arg)),
-    };
-  }
-  return { path: findChromium(chromium.path), args: [] };
+/** Where the binary is, resolved once per host and shared by every launch (see `sharedExecutable`). */
+export type Executable = () => Promise<string>;
+
+/**
+ * The configured binary; in Lambda the one @sparticuz/chromium unpacks into /tmp (seconds, on a cold instance), else
+ * the first local candidate.
+ */
+export async function chromiumExecutable(chromium: Config['chromium']): Promise<string> {
+  if (chromium.mode !== 'lambda') return findChromium(chromium.path);
+  return chromium.path ?? (await (await loadSparticuz()).executablePath());
 }
 
+/**
+ * `find`, run once by every launch that needs it and joined while it runs (forgotten if it fails). @sparticuz/chromium
+ * answers at once once /tmp/chromium exists, even while it is still writing it: a second launch racing the unpack
+ * executed a half-written file (`spawn ETXTBSY`, issue 26). Joining the unpack in flight waits for the whole file.
+ */
+export function sharedExecutable(find: Executable): Executable {
+  let found: Promise<string> | undefined;
+  return () => {
+    found ??= find().catch((error: unknown) => {
+      found = undefined;
+      throw error;
+    });
+    return found;
+  };
+}
+
+async function lambdaArgs(chromium: Config['chromium']): Promise<string[]> {
+  if (chromium.mode !== 'lambda') return [];
+  return (await loadSparticuz()).args.filter((arg) => !UNWANTED_LAMBDA_ARGS.has(arg));
+}
 
 /**
  * Puppeteer writes each protocol message and then its `\0` terminator to the pipe, two writes, and each wakes
@@ -183,15 +206,15 @@ function batchWrites(pipe: Writable): void {
   }) as Writable['write'];
 }
 
-export async function launchChromium({ chromium, proxyUrl, extraArgs = [] }: LaunchSettings): Promise<Browser> {
-  const browser = await startChromium({ chromium, proxyUrl, extraArgs });
+export async function launchChromium(settings: LaunchSettings): Promise<Browser> {
+  const browser = await startChromium(settings);
   const pipe = browser.process()?.stdio[3];
   if (pipe instanceof Writable) batchWrites(pipe);
   return browser;
 }
 
-async function startChromium({ chromium, proxyUrl, extraArgs = [] }: LaunchSettings): Promise<Browser> {
-  const [{ path, args }, puppeteer] = await Promise.all([binary(chromium), loadPuppeteer()]);
+async function startChromium({ chromium, proxyUrl, extraArgs = [], executable }: LaunchSettings): Promise<Browser> {
+  const [path, args, puppeteer] = await Promise.all([executable(), lambdaArgs(chromium), loadPuppeteer()]);
   return puppeteer.launch({
     executablePath: path,
     // The headless shell only knows the old headless mode; a full Chromium only the new one.

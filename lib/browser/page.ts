@@ -14,7 +14,8 @@ import type { AddressPolicy } from '../guard/policy.ts';
 import type { ColorScheme, MediaType } from '../query/options.ts';
 import type { BrowserHost, Lease } from './browser.ts';
 import type { Viewport } from './devices.ts';
-import { browserTimeout, isGone, pageCrashed } from './errors.ts';
+import { crashStatus, killedFromOutside, processEndedFromOutside } from './crash.ts';
+import { browserTimeout, isGone, pageCrashed, rendererKilled } from './errors.ts';
 import { startProxy, type GuardedProxy } from './proxy.ts';
 import { interceptRequests, type Route } from './intercept.ts';
 import { labelDocuments, type DocumentCharsets } from './document-charset.ts';
@@ -181,12 +182,14 @@ async function closeContext(env: PageEnv, browser: Browser, context: BrowserCont
 interface Outcome {
   browser: Browser | undefined;
   crashed: boolean;
+  /** The page's renderer was killed from outside (crash.ts): not the page's doing. */
+  killed: boolean;
   /** The browser was the page's alone (single-process mode), and whether it was gone when the page failed. */
   dedicated: boolean;
   goneOnFailure: boolean;
 }
 
-const freshOutcome = (): Outcome => ({ browser: undefined, crashed: false, dedicated: false, goneOnFailure: false });
+const freshOutcome = (): Outcome => ({ browser: undefined, crashed: false, killed: false, dedicated: false, goneOnFailure: false });
 
 /**
  * While a page is slow to open, its browser is probed until it opens; browser.ts kills one that stopped
@@ -348,11 +351,21 @@ async function attempt<T>(
     }
     env.events?.pageOpened?.(spare !== undefined);
     const { page, proxy, primed } = spare ?? (await openPage(env, setup.offline ?? false, holding, onBrowser));
-    // Puppeteer's 'error' event is Inspector.targetCrashed: this page's renderer died (out of memory, say).
+    // Puppeteer's 'error' event is Inspector.targetCrashed: this page's renderer died (out of memory, say), unless
+    // it was killed from outside (crash.ts), which is ours: the work is tried again in a fresh context.
     const crashed = new Promise<never>((_, reject) =>
       page.once('error', (error) => {
-        outcome.crashed = true;
-        reject(pageCrashed(session?.subject ?? 'the page', error));
+        void crashStatus(page)
+          .catch(() => undefined)
+          .then((status) => {
+            if (killedFromOutside(status)) {
+              outcome.killed = true;
+              reject(rendererKilled(session?.subject ?? 'the page', error));
+            } else {
+              outcome.crashed = true;
+              reject(pageCrashed(session?.subject ?? 'the page', error));
+            }
+          });
       }),
     );
     crashed.catch(() => undefined);
@@ -377,6 +390,8 @@ async function attempt<T>(
     const { browser } = outcome;
     // Read before the release below closes a dedicated browser, which would make it look lost.
     outcome.goneOnFailure = browser !== undefined && env.host.isGone(browser);
+    // A dedicated browser is its page's renderer: how its process ended says whose doing that was (crash.ts).
+    if (outcome.dedicated && outcome.goneOnFailure) outcome.killed = await processEndedFromOutside(browser!.process());
     if (browser && !browser.connected) env.host.discard(browser);
     throw error;
   } finally {
@@ -416,7 +431,7 @@ export async function withPage<T>(
   } catch (error) {
     const lost = browserLost(env, first);
     report(env, first, lost);
-    const retry = !first.crashed && (lost || (!(error instanceof GlanceError) && isGone(error)));
+    const retry = !first.crashed && (lost || first.killed || (!(error instanceof GlanceError) && isGone(error)));
     if (!retry || budget.remaining() < MIN_RENDER_MS) throw outcomeError(error, first, lost);
     const second = freshOutcome();
     return attempt(env, budget, setup, fn, second, closing).catch((again: unknown) => {
@@ -429,22 +444,24 @@ export async function withPage<T>(
 
 function report(env: PageEnv, outcome: Outcome, lost: boolean): void {
   if (outcome.crashed) env.events?.pageCrashed?.();
-  else if (lost) env.events?.browserLost?.();
+  else if (lost || outcome.killed) env.events?.browserLost?.();
 }
 
 /**
  * Whether the browser went away under the page. A dedicated browser that died ran nothing but this page: in
- * single-process mode the page's renderer is the browser, so its crash is the page's (EPAGECRASH, no retry).
+ * single-process mode the page's renderer is the browser, so its crash is the page's (EPAGECRASH, no retry),
+ * unless a signal from outside ended it (a kill: ours, retried like a lost browser).
  */
 function browserLost(env: PageEnv, outcome: Outcome): boolean {
   if (!outcome.dedicated) return outcome.browser !== undefined && env.host.isGone(outcome.browser);
-  if (outcome.goneOnFailure) outcome.crashed = true;
+  if (outcome.goneOnFailure && !outcome.killed) outcome.crashed = true;
   return outcome.goneOnFailure;
 }
 
 /** The caller's error for a failed attempt: a lost browser is ours (never the target's EFETCH), a crash the page's. */
 function outcomeError(error: unknown, outcome: Outcome, lost: boolean): GlanceError {
   if (outcome.crashed) return error instanceof GlanceError && error.code === 'EPAGECRASH' ? error : pageCrashed('the page', error);
+  if (outcome.killed && !(error instanceof GlanceError)) return rendererKilled('the page', error);
   if (lost && !(error instanceof GlanceError && error.code === 'EBRWSRTIMEOUT')) {
     return new GlanceError('EFATAL', `The browser stopped while rendering: ${messageOf(error)}`, { cause: error });
   }

@@ -18,7 +18,7 @@ import { GlanceError } from '../errors.ts';
 import { guardedLookup, systemResolver, type Resolver } from '../guard/lookup.ts';
 import type { GuessEncoding } from '../fetch/charset.ts';
 import { fetchFailure } from '../fetch/errors.ts';
-import { HOP_BY_HOP } from '../http/hop-by-hop.ts';
+import { HOP_BY_HOP } from '../fetch/hop-by-hop.ts';
 import { parseTarget, type AddressPolicy } from '../guard/policy.ts';
 import { loadsDocument, MAX_SNIFFED, mayLackCharset, sniffCharset, withCharset } from './charset.ts';
 

@@ -63,25 +63,42 @@ function parse(text: string): unknown {
   }
 }
 
+/** The head line of an entry this version wrote, with valid times, and where it ends; undefined otherwise. */
+function headOf(bytes: Uint8Array): { stored: Record<string, unknown> & { createdAt: number; ttl: number }; end: number } | undefined {
+  const end = bytes.indexOf(0x0a);
+  if (end < 0) return undefined;
+  const stored = parse(new TextDecoder().decode(bytes.subarray(0, end)));
+  if (!isRecord(stored) || stored.v !== VERSION) return undefined;
+  const { createdAt, ttl } = stored;
+  if (typeof createdAt !== 'number' || !Number.isFinite(createdAt)) return undefined;
+  if (typeof ttl !== 'number' || !(ttl > 0) || !Number.isFinite(ttl)) return undefined;
+  return { stored: { ...stored, createdAt, ttl }, end };
+}
+
+/** Bytes that hold any entry's head line (its status, headers and times): what a look at its expiry reads. */
+export const HEAD_BYTES = 64 * 1024;
+
+/** When the entry whose first bytes are `head` expires (epoch ms); undefined when they are not an entry's head. */
+export function expiryOfHead(head: Uint8Array): number | undefined {
+  const found = headOf(head);
+  return found && found.stored.createdAt + found.stored.ttl;
+}
+
 /**
  * undefined for anything that is not, byte for byte, an entry this version wrote. The body is hashed and decoded a
  * piece at a time, the event loop given back between pieces; a body of more than one piece stays in pieces
  * (lib/text/pieces.ts).
  */
 export async function decodeEntry(bytes: Uint8Array): Promise<CacheEntry | undefined> {
-  const end = bytes.indexOf(0x0a);
-  if (end < 0) return undefined;
-  const stored = parse(new TextDecoder().decode(bytes.subarray(0, end)));
-  if (!isRecord(stored) || stored.v !== VERSION) return undefined;
-  const { createdAt, ttl, statusCode, headers, sha256: sum, base64 } = stored;
-  if (typeof createdAt !== 'number' || !Number.isFinite(createdAt)) return undefined;
-  if (typeof ttl !== 'number' || !(ttl > 0) || !Number.isFinite(ttl)) return undefined;
+  const head = headOf(bytes);
+  if (!head) return undefined;
+  const { createdAt, ttl, statusCode, headers, sha256: sum, base64 } = head.stored;
   if (typeof statusCode !== 'number' || !Number.isInteger(statusCode) || statusCode < 100 || statusCode > 599) {
     return undefined;
   }
   if (!isStringRecord(headers) || typeof sum !== 'string') return undefined;
   if (base64 !== undefined && base64 !== true) return undefined;
-  const body = await checkedText(bytes.subarray(end + 1), sum);
+  const body = await checkedText(bytes.subarray(head.end + 1), sum);
   if (body === undefined) return undefined;
   const answer = { statusCode, headers: { ...headers }, body, ...(base64 ? { isBase64Encoded: true } : {}) };
   return { answer, createdAt, ttl };

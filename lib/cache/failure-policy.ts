@@ -57,6 +57,7 @@ const KINDS: Record<ErrorCode, FailureKind> = {
   EUNSUPPORTED: 'caller',
   EMETHOD: 'caller',
   EAUTH: 'caller',
+  EFORBIDDENORIGIN: 'caller',
   // One caller's pace, answered at the edge before the cache is reached; never an answer about the page.
   ERATE: 'caller',
   // The range the caller chose runs past the printed document: a question of which pages to ask for.

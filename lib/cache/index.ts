@@ -1,12 +1,9 @@
 /**
  * The result cache: whole answers (status, headers, body) kept per normalised request, with Microlink's `ttl`,
  * `staleTtl` and `force` semantics (result-cache.ts). Stored in a private S3 bucket when deployed, in a local
- * folder on one machine; both stores pass one contract suite (tests/cache/contract.ts).
+ * folder on one machine (the wiring chooses which: lib/stores.ts); both stores pass one contract suite
+ * (tests/cache/contract.ts).
  */
-import type { CacheSettings } from '../config.ts';
-import { createLocalCacheStore } from './local.ts';
-import { withMemory } from './memory.ts';
-import { createS3CacheStore } from '../aws/s3-cache.ts';
 import type { Text } from '../text/pieces.ts';
 
 export { cacheHeaders, type CacheHeaderOptions } from './cache-control.ts';
@@ -47,19 +44,7 @@ export interface CacheStore {
   get(key: string): Promise<CacheEntry | undefined>;
   /** Replaces the entry at once: a concurrent get sees the old or the new one. Throws EFATAL on failure. */
   set(key: string, entry: CacheEntry): Promise<void>;
-  /** Deletes entries past the retention, a bounded part per call (local folder; the bucket's lifecycle rule does
-   *  this deployed). Resolves with the number deleted. */
+  /** Deletes entries past the retention or their ttl, and the least recently used past the size bound, a bounded
+   *  part per call (local folder; the bucket's lifecycle rule does this deployed). Resolves with the number deleted. */
   sweep?(): Promise<number>;
-}
-
-/** undefined when caching is off. Either home is fronted by a small in-memory layer for hot entries. */
-export function createCacheStore(settings: CacheSettings): CacheStore | undefined {
-  switch (settings.kind) {
-    case 'off':
-      return undefined;
-    case 'local':
-      return withMemory(createLocalCacheStore(settings.dir, { retention: settings.retention }));
-    case 's3':
-      return withMemory(createS3CacheStore(settings));
-  }
 }

@@ -17,6 +17,12 @@ const IN_MAIN = 128;
 const IN_CHROME = 256;
 /** Inside `<noscript>`: shown only without scripts, so not what a shell's body shows. */
 const IN_NOSCRIPT = 512;
+const IN_H1 = 1024;
+const IN_HOME_LINK = 2048;
+/** Inside readers' comments: their authors and dates are the comments', never the page's. */
+const IN_COMMENTS = 4096;
+const COMMENTS =
+  /(?:^|\s)(?:comments?|comments?-(?:list|area|section|body|content|meta)|commentlist|replies|respond|disqus_thread|\S*(?:comment|message|reply)-author)(?:$|\s)/;
 
 /** Containers of a page's main text, by the class names CMSs give them (`entry-content`, `articleBody`...). */
 const MAIN_CLASS = /(?:^|\s)(?:post|entry|article|story)(?:[-_]?(?:body|content|text))?(?:\s|$)/;
@@ -29,6 +35,8 @@ const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'form', 'dialog
  */
 const MAX_SLOTS = 6;
 const MAX_TEXT = 600;
+/** A dateline or byline under a headline is in the first lines after it. */
+const MAX_AFTER = 200;
 const MAX_LIST = 60;
 const MAX_SCRIPTS = 200;
 /**
@@ -51,6 +59,15 @@ const BREAKS = new Set([
 const LINK_EXTENSIONS = /\.([a-z0-9]{2,5})(?=[?#]|$)/gi;
 const isAudioLink = (href: string): boolean =>
   [...href.matchAll(LINK_EXTENSIONS)].some(([, ext]) => kindOfExtension(ext!.toLowerCase()) === 'audio');
+
+/** An `<h1>` of these classes is the site's name (WordPress's `site-title`), not a headline. */
+const LOGO_CLASS = /(?:^|[\s_-])(?:site-?title|site-?name|logo|brand)(?:$|[\s_-])/i;
+
+/** A link to the site's home page: `rel=home`, or the root of a site (an archived copy's root included). */
+function isHomeLink(href: string, rel: string | undefined): boolean {
+  if (rel !== undefined && /(?:^|\s)home(?:\s|$)/i.test(rel)) return true;
+  return /^(?:(?:https?:)?\/\/[^/?#]+)?(?:\/web\/\d+\/(?:https?:\/\/)?[^/?#]+)?\/?(?:index\.\w{2,5})?$/i.test(href.trim()) && href.trim() !== '';
+}
 
 /** Where an element carries its microdata value, by tag (HTML §5.2.4 "values"); others carry it as text. */
 const VALUE_ATTR: Readonly<Record<string, string>> = {
@@ -84,6 +101,8 @@ class Collector implements Partial<Handler> {
   private readonly scopes: string[] = [''];
   /** Texts being captured, each until the element it started at closes. */
   private captures: { slot: TextSlot; depth: number }[] = [];
+  /** Texts being captured after an element closed, each until it holds MAX_AFTER characters. */
+  private trailing: TextSlot[] = [];
   /** Inside a JSON-LD script (its text is kept) or another script or style (its text is ignored). */
   private raw: 'ld' | 'skip' | undefined;
   /** `<template>`s open: their text is ignored, a `<style>` or `<script>` closing inside one included. */
@@ -112,8 +131,9 @@ class Collector implements Partial<Handler> {
     const depth = this.names.length;
     this.shell.opened(name);
     if (this.captures.length > 0 && BREAKS.has(name)) for (const c of this.captures) if (c.slot.text.length < MAX_TEXT) c.slot.text += ' ';
+    if (BREAKS.has(name)) for (const slot of this.trailing) slot.text += ' ';
     const [scope, itemFlags] = this.microdata(name, attribs, parent, depth);
-    const own = this.element(name, attribs, parent, depth) | this.classes(name, attribs, depth) | itemFlags;
+    const own = this.element(name, attribs, parent, depth) | this.classes(name, attribs, parent, depth) | itemFlags;
     this.flags.push(parent | own);
     this.names.push(name);
     this.scopes.push(scope);
@@ -127,6 +147,10 @@ class Collector implements Partial<Handler> {
     if (this.raw !== undefined) return;
     if (!(this.flags[this.flags.length - 1]! & (IN_SVG | IN_NOSCRIPT))) this.shell.text(text);
     for (const c of this.captures) if (c.slot.text.length < MAX_TEXT) c.slot.text += within(text, MAX_TEXT - c.slot.text.length);
+    if (this.trailing.length > 0 && !(this.flags[this.flags.length - 1]! & IN_COMMENTS)) {
+      for (const slot of this.trailing) slot.text += within(text, MAX_AFTER - slot.text.length);
+      this.trailing = this.trailing.filter((slot) => slot.text.length < MAX_AFTER);
+    }
   }
 
   onclosetag(name: string): void {
@@ -139,6 +163,11 @@ class Collector implements Partial<Handler> {
       this.raw = this.templates > 0 ? 'skip' : undefined;
     }
     this.shell.closed();
+    if (name === 'h1' && this.facts.texts.afterH1.length < MAX_SLOTS) {
+      const slot: TextSlot = { text: '' };
+      this.facts.texts.afterH1.push(slot);
+      this.trailing.push(slot);
+    }
     this.flags.pop();
     this.names.pop();
     this.scopes.pop();
@@ -204,9 +233,10 @@ class Collector implements Partial<Handler> {
         return 0;
       case 'h1': {
         this.capture('h1', depth);
-        if (!(attribs['class'] ?? '').toLowerCase().includes('title')) return 0;
+        if (parent & IN_HOME_LINK || LOGO_CLASS.test(attribs['class'] ?? '')) this.capture('h1Home', depth);
+        if (!(attribs['class'] ?? '').toLowerCase().includes('title')) return IN_H1;
         this.capture('h1Title', depth);
-        return IN_H1_TITLE;
+        return IN_H1 | IN_H1_TITLE;
       }
       case 'time':
         if (attribs['datetime'] && facts.times.length < MAX_LIST) {
@@ -231,12 +261,15 @@ class Collector implements Partial<Handler> {
         const cls = (attribs['class'] ?? '').toLowerCase();
         if (isAudioLink(href)) add(facts.audioLinks, href);
         if (parent & IN_H1_TITLE) this.capture('h1TitleLink', depth);
-        if (parent & IN_AUTHOR_CLASS) this.capture('linkInAuthorClass', depth);
-        if (cls.includes('author')) this.capture('authorClassLink', depth);
+        const byReader = (parent & IN_COMMENTS) !== 0 || COMMENTS.test(cls);
+        if (parent & IN_AUTHOR_CLASS && !byReader) this.capture('linkInAuthorClass', depth);
+        if (cls.includes('author') && !byReader) this.capture('authorClassLink', depth);
         if (cls.includes('screenname')) this.capture('screenname', depth);
         if (cls.includes('brand')) this.capture('brandLink', depth);
-        if (href.toLowerCase().includes('/author/')) this.capture('authorHref', depth);
-        return 0;
+        if (href.toLowerCase().includes('/author/') && !byReader) this.capture('authorHref', depth);
+        if (!isHomeLink(href, attribs['rel'])) return 0;
+        if (parent & IN_H1) this.capture('h1Home', depth);
+        return IN_HOME_LINK;
       }
       default:
         return CHROME_TAGS.has(name) ? IN_CHROME : 0;
@@ -244,10 +277,11 @@ class Collector implements Partial<Handler> {
   }
 
   /** What class, id, role and rel say, the way metascraper's selectors read them. */
-  private classes(name: string, attribs: Attribs, depth: number): number {
-    let flags = 0;
+  private classes(name: string, attribs: Attribs, parent: number, depth: number): number {
     const cls = attribs['class'] ? attribs['class'].toLowerCase() : '';
-    if (cls !== '') {
+    const id = attribs['id'] ? attribs['id'].toLowerCase() : '';
+    let flags = COMMENTS.test(cls) || COMMENTS.test(id) ? IN_COMMENTS : 0;
+    if (cls !== '' && !((parent | flags) & IN_COMMENTS)) {
       const mainish = cls.includes('post') || cls.includes('entry') || cls.includes('article') || cls.includes('story');
       if (mainish && MAIN_CLASS.test(cls)) flags |= IN_MAIN;
       if (cls.includes('modal') || cls.includes('overlay')) flags |= IN_CHROME;
@@ -268,14 +302,13 @@ class Collector implements Partial<Handler> {
         if (hasClass(cls, 'entry-title')) this.capture('entryTitle', depth);
       }
     }
-    const id = attribs['id'] ? attribs['id'].toLowerCase() : '';
     if (id !== '') {
-      if (id.includes('date')) this.capture('dateId', depth);
+      if (id.includes('date') && !((parent | flags) & IN_COMMENTS)) this.capture('dateId', depth);
       if (id === 'logo') this.capture('logoId', depth);
       if (id === 'content') flags |= IN_CONTENT;
     }
     if (attribs['role'] === 'main') flags |= IN_MAIN;
-    if (name !== 'link' && attribs['rel']?.toLowerCase() === 'author') this.capture('relAuthor', depth);
+    if (name !== 'link' && attribs['rel']?.toLowerCase() === 'author' && !((parent | flags) & IN_COMMENTS)) this.capture('relAuthor', depth);
     return flags;
   }
 

@@ -1,7 +1,9 @@
 /**
  * Dates as pages write them → ISO 8601 UTC. Only explicit patterns are recognised: V8's `Date.parse` accepts
- * nearly any text containing a number ("Version 2"), so it is never used on free text.
+ * nearly any text containing a number ("Version 2"), so it is never used on free text. The machine forms and
+ * English are read by the patterns below; what they do not know, by the page language's parser (date-words.ts).
  */
+import { monthFirst, wordDate } from './date-words.ts';
 
 const MONTHS: Readonly<Record<string, number>> = {
   jan: 1, feb: 2, mar: 3, apr: 4, may: 5, jun: 6, jul: 7, aug: 8, sep: 9, sept: 9, oct: 10, nov: 11, dec: 12,
@@ -25,7 +27,7 @@ const TIME =
   `\\s*(?:([ap])\\.?m\\.?(?![a-z]))?\\s*${ZONE}?)?`;
 
 /** Date shapes, most explicit first, each with how to read its groups. */
-const PATTERNS: readonly [RegExp, (m: RegExpExecArray) => Parts][] = [
+const PATTERNS: readonly [RegExp, (m: RegExpExecArray, lang: string | undefined) => Parts][] = [
   [
     new RegExp(`^(\\d{4})[-/.](\\d{1,2})[-/.](\\d{1,2})${TIME}`, 'i'),
     (m) => parts(m[1], m[2], m[3], m.slice(4), 0),
@@ -44,9 +46,9 @@ const PATTERNS: readonly [RegExp, (m: RegExpExecArray) => Parts][] = [
   ],
   [
     new RegExp(`\\b(\\d{1,2})([/.])(\\d{1,2})\\2(\\d{4})\\b${TIME}`, 'i'),
-    (m) => {
-      // `/` is mostly the US month/day order; `.` is the European day.month order.
-      const dayFirst = m[2] === '.' || Number(m[1]) > 12;
+    (m, lang) => {
+      // `.` is the European day.month order; `/` is the US month/day order, and day/month wherever else it is written.
+      const dayFirst = m[2] === '.' || Number(m[1]) > 12 || !monthFirst(lang);
       return parts(m[4], dayFirst ? m[3] : m[1], dayFirst ? m[1] : m[3], m.slice(5), 12);
     },
   ],
@@ -69,6 +71,8 @@ export interface DateOptions {
    * stay on their day either way (midnight or noon UTC).
    */
   readonly keepOffset?: boolean;
+  /** The page's language tag as declared (`de`, `en-GB`): how it names months and orders a numeric date. */
+  readonly lang?: string | undefined;
 }
 
 /**
@@ -87,7 +91,7 @@ export function parseDate(value: string | number, options: DateOptions = {}): st
   const text = dateText(value);
   if (text === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(text)) return fromDigits(text);
-  return fromText(text, options.keepOffset === true);
+  return fromText(text, options.keepOffset === true, options.lang);
 }
 
 /** The day and clock time a date-time is written with (`2020-07-09T07:26:05`), and whether it writes its zone;
@@ -98,7 +102,7 @@ export function writtenTime(value: string): { local: string; zoned: boolean } | 
   for (const [pattern, read] of PATTERNS) {
     const match = pattern.exec(text);
     if (!match) continue;
-    const found = read(match);
+    const found = read(match, undefined);
     if (found.time[0] === undefined) return undefined;
     const local = toIso({ ...found, time: [...found.time.slice(0, 5), undefined] });
     return local === undefined ? undefined : { local: local.slice(0, 19), zoned: found.time[5] !== undefined };
@@ -124,12 +128,16 @@ function fromEpoch(value: number): string | undefined {
   return checked(new Date(Math.floor(ms)));
 }
 
-function fromText(text: string, keepOffset: boolean): string | undefined {
+function fromText(text: string, keepOffset: boolean, lang: string | undefined): string | undefined {
   for (const [pattern, read] of PATTERNS) {
     const match = pattern.exec(text);
-    if (match) return toIso(read(match), keepOffset);
+    if (match) return toIso(read(match, lang), keepOffset);
   }
-  return undefined;
+  const words = wordDate(text, lang);
+  if (words === undefined) return undefined;
+  const { year, month, day, time, offset } = words;
+  const clock = time === undefined ? [] : [...time.map(String), undefined, undefined, offset === undefined ? undefined : offsetText(offset)];
+  return toIso({ year, month, day, time: clock, dayOnlyHour: 12 }, keepOffset);
 }
 
 function parts(
@@ -165,10 +173,13 @@ function toIso({ year, month, day, time, dayOnlyHour }: Parts, keepOffset = fals
 
 /** `date` written in the zone `offset` minutes east of UTC: `2024-03-05T23:30:00.000-04:00`. */
 function inOffset(date: Date, offset: number): string {
-  const local = new Date(date.getTime() + offset * 60_000).toISOString().slice(0, 23);
+  return `${new Date(date.getTime() + offset * 60_000).toISOString().slice(0, 23)}${offsetText(offset)}`;
+}
+
+/** `-04:00` for -240 minutes. */
+function offsetText(offset: number): string {
   const hours = String(Math.floor(Math.abs(offset) / 60)).padStart(2, '0');
-  const minutes = String(Math.abs(offset) % 60).padStart(2, '0');
-  return `${local}${offset < 0 ? '-' : '+'}${hours}:${minutes}`;
+  return `${offset < 0 ? '-' : '+'}${hours}:${String(Math.abs(offset) % 60).padStart(2, '0')}`;
 }
 
 /** Minutes east of UTC; an unknown abbreviation is read as UTC rather than discarding the whole date. */

@@ -15,6 +15,8 @@ export const MAX_VALUE = 8192;
 /** Texts captured by class, id, rel or position: metascraper's selector fallbacks, precomputed. */
 export const TEXT_KEYS = [
   'h1', // <h1>
+  'afterH1', // the text that follows an <h1>, where a dateline or byline under the headline is read
+  'h1Home', // an <h1> that is the site's logo: a link home (`<h1><a href="/">`, `<a rel=home><h1>`), h1.site-title
   'paragraph', // <p> in the main content (article, main, .entry-content...), not in nav/header/footer
   'h1Title', // h1[class*=title]
   'h1TitleLink', // h1[class*=title] a

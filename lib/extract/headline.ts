@@ -5,8 +5,16 @@
  * of "A: B" is the affix would cut real titles.
  */
 
-/** Separators sites put between a headline and its affix. */
-const SEPARATOR = /^\s*(?:[|\-–—:·•»~/]|::)\s*/;
+/**
+ * Separators sites put between a headline and its affix, in every script: bars, dashes of any kind, colons,
+ * bullets, guillemets, slashes and arrows, their full-width forms included.
+ */
+const SEPARATORS = '(?:::|[|¦│┃ǀ｜:：·•・»«›‹~/／\\\\⋆★►▶▷◆■●]|\\p{Pd})';
+const SEPARATOR = new RegExp(`^\\s*${SEPARATORS}\\s*`, 'u');
+const SEPARATED_HEAD = new RegExp(`^(.*?\\S)\\s*${SEPARATORS}\\s*$`, 'u');
+/** Full-width separators stand without spaces around them, a colon after a word; the others need them (a hyphen
+ *  joins words). */
+const AFFIX_BREAK = new RegExp(`\\s+${SEPARATORS}\\s+|:\\s+|\\s*[｜：／－・]\\s*`, 'gu');
 /** The longest affix taken for a site or section name, in words. */
 const MAX_AFFIX_WORDS = 6;
 /** A twin this short ("Home", "News") is a label, not a headline. */
@@ -36,7 +44,7 @@ function affixed(title: string, twin: string): boolean {
   }
   if (t.endsWith(c)) {
     const head = title.slice(0, title.length - twin.length);
-    const match = /^(.*?\S)\s*(?:[|\-–—:·•»~/]|::)\s*$/.exec(head);
+    const match = SEPARATED_HEAD.exec(head);
     return match !== null && /\s$/.test(head) && fits(match[1] ?? '', twin);
   }
   return false;
@@ -51,3 +59,31 @@ const fits = (affix: string, twin: string): boolean =>
 export function cleanHeadline(title: string, twins: readonly string[]): string {
   return twins.find((twin) => affixed(title, twin)) ?? title;
 }
+
+/**
+ * `title` without an affix that names the site ("Headline | Site", "Site: Headline", "标题｜站点"), affixes at both
+ * ends included; `isSite` tells a site's name. The headline left must be longer than what was cut, and not start in
+ * lower case ("Facebook - log in or sign up" is the site's own page, not a headline).
+ */
+export function withoutSiteAffix(title: string, isSite: (part: string) => boolean): string {
+  let value = title;
+  for (let cut = true; cut; ) {
+    cut = false;
+    const breaks = [...value.matchAll(AFFIX_BREAK)];
+    const last = breaks.at(-1);
+    const first = breaks[0];
+    const tail = last ? value.slice(last.index + last[0].length) : '';
+    const rest = first ? value.slice(first.index + first[0].length) : '';
+    if (last && isSite(tail) && last.index > tail.length) {
+      value = value.slice(0, last.index);
+      cut = true;
+    } else if (first && isSite(value.slice(0, first.index)) && rest.length > first.index && !/^\p{Ll}/u.test(rest)) {
+      value = rest;
+      cut = true;
+    }
+  }
+  return value.trim();
+}
+
+/** The parts a title's separators set apart ("117: Guest | Show" → "117", "Guest", "Show"). */
+export const titleParts = (title: string): string[] => title.split(AFFIX_BREAK).map((part) => part.trim());

@@ -1,5 +1,5 @@
 /** Small rule builders shared by the field files. */
-import { metaValues, texts, type TextKey } from './facts.ts';
+import { metaValues, texts, type PageFacts, type TextKey } from './facts.ts';
 import { asText, asUrl, typesOf, valuesAt, type Json, type JsonLd, type JsonObject } from './jsonld.ts';
 import type { Context, Rule } from './rules.ts';
 
@@ -88,3 +88,9 @@ export const ofType =
   (...types: string[]) =>
   (node: JsonObject): boolean =>
     typesOf(node).some((t) => types.includes(t));
+
+/** The page's language tag as it declares it (`de-CH`, `en_GB`): what its dates and bylines are written in. */
+export const declaredLang = (facts: PageFacts): string | undefined =>
+  [facts.htmlLang, ...metaValues(facts, 'http-equiv:content-language'), ...metaValues(facts, 'og:locale')]
+    .map((tag) => /^[a-z]{2,3}(?:[-_][a-z0-9]{2,8})?$/i.exec(tag?.trim() ?? '')?.[0])
+    .find((tag) => tag !== undefined);

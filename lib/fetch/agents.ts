@@ -1,9 +1,10 @@
 /** Keep-alive agents that connect only through the guarded lookup (lib/guard/lookup.ts), one pair per policy. */
 import { Agent as HttpAgent, type AgentOptions } from 'node:http';
-import { Agent as HttpsAgent } from 'node:https';
+import type { Agent as HttpsAgent } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { guardedLookup, systemResolver, type Resolver } from '../guard/lookup.ts';
 import type { AddressPolicy } from '../guard/policy.ts';
+import { https } from './builtins.ts';
 
 /** The agent for each scheme; both connect only through the guarded lookup. */
 export interface Agents {
@@ -36,7 +37,7 @@ export function agentFor(policy: AddressPolicy, resolver: Resolver = systemResol
   let pair = byResolver.get(resolver);
   if (!pair) {
     const options = agentOptions(guardedLookup(policy, resolver));
-    pair = { 'http:': new HttpAgent(options), 'https:': new HttpsAgent(options) };
+    pair = { 'http:': new HttpAgent(options), 'https:': new (https().Agent)(options) };
     byResolver.set(resolver, pair);
   }
   return pair;

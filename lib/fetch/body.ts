@@ -3,16 +3,14 @@
  * budget. Whatever stops the reading (done, limit, error, the reader leaving early) releases the connection.
  */
 import { pipeline, Transform, type Readable } from 'node:stream';
-import zlib from 'node:zlib';
+import type { Inflate, InflateRaw } from 'node:zlib';
 import { GlanceError } from '../errors.ts';
+import { zlib } from './builtins.ts';
 import { fetchFailure, type Attempt } from './errors.ts';
 
 // Browsers render a body whose compressed stream was cut short, so decoding is as forgiving (as in undici's fetch).
-const ZLIB_LENIENT = { flush: zlib.constants.Z_SYNC_FLUSH, finishFlush: zlib.constants.Z_SYNC_FLUSH };
-const BROTLI_LENIENT = {
-  flush: zlib.constants.BROTLI_OPERATION_FLUSH,
-  finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH,
-};
+const zlibLenient = () => ({ flush: zlib().constants.Z_SYNC_FLUSH, finishFlush: zlib().constants.Z_SYNC_FLUSH });
+const brotliLenient = () => ({ flush: zlib().constants.BROTLI_OPERATION_FLUSH, finishFlush: zlib().constants.BROTLI_OPERATION_FLUSH });
 
 /** A zlib stream opens with CMF/FLG: method 8 and a header checksum divisible by 31 (RFC 1950 §2.2). */
 const isZlibHeader = (chunk: Buffer): boolean =>
@@ -23,12 +21,12 @@ const isZlibHeader = (chunk: Buffer): boolean =>
  * both, so the first bytes decide.
  */
 function createDeflateDecoder(): Transform {
-  let inflater: zlib.Inflate | zlib.InflateRaw | undefined;
+  let inflater: Inflate | InflateRaw | undefined;
   return new Transform({
     transform(chunk: Buffer, _encoding, callback) {
       if (chunk.length === 0) return callback();
       if (!inflater) {
-        inflater = isZlibHeader(chunk) ? zlib.createInflate(ZLIB_LENIENT) : zlib.createInflateRaw(ZLIB_LENIENT);
+        inflater = isZlibHeader(chunk) ? zlib().createInflate(zlibLenient()) : zlib().createInflateRaw(zlibLenient());
         inflater.on('data', (data: Buffer) => this.push(data));
         inflater.on('error', (error) => this.destroy(error));
       }
@@ -43,10 +41,10 @@ function createDeflateDecoder(): Transform {
 }
 
 const DECODERS: Record<string, () => Transform> = {
-  gzip: () => zlib.createGunzip(ZLIB_LENIENT),
-  'x-gzip': () => zlib.createGunzip(ZLIB_LENIENT),
+  gzip: () => zlib().createGunzip(zlibLenient()),
+  'x-gzip': () => zlib().createGunzip(zlibLenient()),
   deflate: createDeflateDecoder,
-  br: () => zlib.createBrotliDecompress(BROTLI_LENIENT),
+  br: () => zlib().createBrotliDecompress(brotliLenient()),
 };
 
 /** More layers than this is a decompression bomb, not a real server (undici and curl use the same cap). */

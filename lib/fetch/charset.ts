@@ -5,7 +5,6 @@
  * gbk, x-sjis is shift_jis.
  */
 import { isUtf8 } from 'node:buffer';
-import { MIMEType } from 'node:util';
 import { analyse } from 'chardet';
 import { slices } from '../time/slices.ts';
 
@@ -33,11 +32,14 @@ function bomEncoding(body: Buffer): string | undefined {
   return undefined;
 }
 
-/** Node's MIMEType parses as the WHATWG MIME Sniffing standard does, and throws where it says "failure". */
+/**
+ * Node's MIMEType parses as the WHATWG MIME Sniffing standard does, and throws where it says "failure". node:util is
+ * read, not imported: its ES import loads worker_threads, parseArgs and diff's modules (lib/query/read.ts).
+ */
 export function headerEncoding(contentType: string | undefined): string | undefined {
   if (!contentType) return undefined;
   try {
-    return encodingFor(new MIMEType(contentType).params.get('charset') ?? undefined);
+    return encodingFor(new (process.getBuiltinModule('node:util').MIMEType)(contentType).params.get('charset') ?? undefined);
   } catch {
     return undefined;
   }

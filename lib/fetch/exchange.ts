@@ -4,9 +4,9 @@
  * trickles.
  */
 import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { Agents } from './agents.ts';
+import { https } from './builtins.ts';
 
 export interface ExchangeOptions {
   agents: Agents;
@@ -31,7 +31,7 @@ export function exchange(url: URL, options: ExchangeOptions, retryStale = true):
     const req =
       url.protocol === 'https:'
         ? // SNI and the certificate check name the host; an address is never sent as SNI (RFC 6066 §3).
-          httpsRequest({ ...target, agent: agents['https:'], servername: isIP(hostname) ? undefined : hostname })
+          https().request({ ...target, agent: agents['https:'], servername: isIP(hostname) ? undefined : hostname })
         : httpRequest({ ...target, agent: agents['http:'] });
     let response: IncomingMessage | undefined;
     // The response first: destroying only the request would drain what the response holds, and a reader would

@@ -1,6 +1,6 @@
 /** Request headers sent to targets and response headers handed back to callers. */
 import { FINAL_HOP, HOP_HEADER, type Hop } from '../guard/loop.ts';
-import { CLIENT_MANAGED, HOP_BY_HOP } from '../http/hop-by-hop.ts';
+import { CLIENT_MANAGED, HOP_BY_HOP } from './hop-by-hop.ts';
 
 /** What Chrome sends for a navigation, so servers answer Glance the page a browser would get. */
 const ACCEPT =

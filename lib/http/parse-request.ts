@@ -7,7 +7,7 @@ import { cacheKey } from '../cache/index.ts';
 import { parseQuery } from '../query/index.ts';
 import { DEFAULTS, type Options } from '../query/options.ts';
 import { resolveDevice } from '../browser/devices.ts';
-import { forwardedHeaders } from './forwarded-headers.ts';
+import { forwardedHeaders } from '../query/forwarded-headers.ts';
 
 export interface ParsedRequest {
   readonly options: Options;

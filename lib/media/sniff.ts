@@ -3,7 +3,7 @@
  * specifications give). Servers label media loosely (`application/octet-stream`, no type at all), and the
  * parsers must only ever see bytes of their own format, so the bytes decide which parser runs.
  */
-import { frameHeader } from '../ping/av/mp3.ts';
+import { frameHeader } from './mpeg-frame.ts';
 import { kindOfExtension } from './types.ts';
 
 /** Extensions this module can name; `html` marks a page where a media file was expected. */

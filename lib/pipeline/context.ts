@@ -91,11 +91,39 @@ export interface Context {
 export const needsHtml = ({ fields, rules, iframe, technologies }: Wanted): boolean =>
   fields.length > 0 || rules !== undefined || iframe || technologies;
 
-/** One stage of the pipeline: `wants` says from the context whether it has work to do, `run` does it. */
-export interface Step {
+/**
+ * What steps hand on to later steps through the context, by part: `data.*` are groups of the response's fields
+ * (`data.meta` the extracted metadata, `data.media` the pinged media fields, `data.captures` the stored screenshot and
+ * PDF). What the request brings (url, options, wanted, budget, deps) is there from the start and is not listed.
+ */
+export type Part =
+  | 'page'
+  | 'mode'
+  | 'evaluated'
+  | 'captures'
+  | 'media'
+  | 'bodies'
+  | 'data.meta'
+  | 'data.rules'
+  | 'data.iframe'
+  | 'data.insights'
+  | 'data.media'
+  | 'data.captures';
+
+/**
+ * One stage of the pipeline. `wants` says from the context whether it has work to do, answering what the work is
+ * about (narrowed: the loaded page, the settings asked for) or `undefined` for none; `run` gets that answer. `reads`
+ * and `writes` declare the parts it takes from earlier steps and leaves for later ones; lib/pipeline/order.ts checks
+ * the order of STEPS against them when the module loads.
+ */
+export interface Step<Input = unknown> {
   readonly name: string;
-  wants(ctx: Context): boolean;
-  run(ctx: Context): Promise<void>;
+  readonly reads: readonly Part[];
+  readonly writes: readonly Part[];
+  /** Earlier steps whose work this one does again over what it writes (prerender=auto's render and extraction). */
+  readonly redoes?: readonly string[];
+  wants(ctx: Context): Input | undefined;
+  run(ctx: Context, input: Input): Promise<void>;
 }
 
 /** With `palette`, an image is read up to this size for its colours; a larger one gets no palette. */

@@ -1,8 +1,8 @@
 /**
  * One request's work as ordered steps over one context (lib/pipeline/context.ts): load the target (Chromium
  * when the answer needs a browser, else the guarded fetcher), extract, render a client-side shell after all,
- * ping media, store captures. A step runs only when `wants` says it has work the answer can show. Adding a
- * feature is one file under steps/ and one line here.
+ * ping media, store captures. A step runs only when `wants` says it has work the answer can show, and gets what
+ * `wants` answered. Adding a feature is one file under steps/ (declaring what it reads and writes) and one line here.
  */
 import type { Data } from '../data/fields.ts';
 import type { LoadedPage } from '../fetch/document.ts';
@@ -14,6 +14,7 @@ import type { Envelope } from '../http/respond.ts';
 import type { Budget } from '../time/budget.ts';
 import type { Timings } from '../time/timings.ts';
 import type { Context, FetchMode, PipelineDeps, Step } from './context.ts';
+import { inCheckedOrder } from './order.ts';
 import { clientShell } from './steps/client-shell.ts';
 import { extract } from './steps/extract.ts';
 import { fetch } from './steps/fetch.ts';
@@ -29,7 +30,8 @@ import { wantedOutput } from './wanted.ts';
 
 export type { FetchMode, PipelineDeps } from './context.ts';
 
-export const STEPS: readonly Step[] = [render, fetch, extract, clientShell, rules, iframe, insights, lighthouse, ping, store, palette];
+/** In an order that keeps every step's declared reads and writes (order.ts): checked as this module loads. */
+export const STEPS: readonly Step[] = inCheckedOrder([render, fetch, extract, clientShell, rules, iframe, insights, lighthouse, ping, store, palette]);
 
 export interface PipelineResult {
   envelope: Envelope;
@@ -60,7 +62,10 @@ export async function runPipeline(url: VettedUrl, options: Options, budget: Budg
     captures: {},
     bodies: new Map(),
   };
-  for (const step of STEPS) if (step.wants(ctx)) await step.run(ctx);
+  for (const step of STEPS) {
+    const input = step.wants(ctx);
+    if (input !== undefined) await step.run(ctx, input);
+  }
   return { envelope: envelope(ctx.data, ctx.page), mode: ctx.mode, loadMs: timings.get('render') ?? timings.get('fetch'), outbound: ctx.outbound };
 }
 

@@ -18,7 +18,7 @@ import {
   type LighthouseOptions,
   type LighthouseSettings,
 } from './options.ts';
-import { child, feature, flag, flagOf, list, numberIn, oneOf, text, type Found } from './read.ts';
+import { child, feature, flag, flagOf, list, numberIn, oneOf, onlyKeys, text, type Found } from './read.ts';
 import type { QueryNode } from './tree.ts';
 
 const INSIGHTS = ['technologies', 'lighthouse'];
@@ -28,7 +28,7 @@ const NAME = 'insights.lighthouse';
 export function readInsights(root: QueryNode): false | InsightsOptions {
   const node = feature(child(root, 'insights'), false);
   if (node === false) return false;
-  checkKeys(node, 'insights', INSIGHTS);
+  onlyKeys({ node, name: 'insights' }, INSIGHTS);
   const technologies = flagOf(node, 'technologies', true, 'insights');
   const lighthouse = readLighthouse(child(node, 'lighthouse', 'insights'));
   return technologies || lighthouse ? { technologies, lighthouse } : false;
@@ -100,7 +100,10 @@ const REFUSED: ReadonlyMap<string, string> = new Map([
 function readLighthouse(found: Found | undefined): false | LighthouseOptions {
   const node = feature(found, true);
   if (node === false) return false;
-  checkKeys(node, NAME, ['output', 'preset', ...Object.keys(SETTINGS)], REFUSED);
+  onlyKeys({ node, name: NAME }, ['output', 'preset', ...Object.keys(SETTINGS)], (key, path) => {
+    const why = REFUSED.get(key);
+    return why === undefined ? undefined : new GlanceError('EUNSUPPORTED', `\`${path}\` is a Lighthouse setting Glance does not take: ${why}.`, { data: { [path]: 'not offered' } });
+  });
   const output = child(node, 'output', NAME);
   const preset = child(node, 'preset', NAME);
   const given = Object.entries(SETTINGS).flatMap(([key, read]) => {
@@ -153,18 +156,3 @@ function patterns(found: Found): string[] {
   return items;
 }
 
-function checkKeys(node: QueryNode, name: string, known: readonly string[], refused: ReadonlyMap<string, string> = new Map()): void {
-  for (const key of node.children.keys()) {
-    const camel = camelOf(key);
-    if (known.includes(key) || known.includes(camel)) continue;
-    const why = refused.get(camel);
-    if (why !== undefined) {
-      throw new GlanceError('EUNSUPPORTED', `\`${name}.${key}\` is a Lighthouse setting Glance does not take: ${why}.`, {
-        data: { [`${name}.${key}`]: 'not offered' },
-      });
-    }
-    throw invalidParam(`${name}.${key}`, `not an option of \`${name}\`; its options are ${known.join(', ')}`);
-  }
-}
-
-const camelOf = (key: string): string => key.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());

@@ -3,9 +3,14 @@
  * maps to, so every error names the parameter as the contract spells it (`screenshot.fullPage`, even when sent
  * as `screenshot.full_page`).
  */
-import { isDeepStrictEqual } from 'node:util';
-import { invalidParam } from '../errors.ts';
+import { invalidParam, type GlanceError } from '../errors.ts';
 import type { QueryNode } from './tree.ts';
+
+/**
+ * node:util without its ES import: that reads every export, and its lazy ones load worker_threads, parseArgs and
+ * diff's modules (~9 ms of CPU at a cold start; bench/RESULTS.md, cold start).
+ */
+const util = () => process.getBuiltinModule('node:util');
 
 /** A node found under a parent, with its full dotted name. */
 export interface Found {
@@ -16,6 +21,7 @@ export interface Found {
 export const join = (parent: string, key: string): string => (parent === '' ? key : `${parent}.${key}`);
 
 const snakeOf = (camel: string): string => camel.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+const camelOf = (snake: string): string => snake.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase());
 
 /** The child `key` (camelCase) of `parent`, also found by its snake_case spelling. */
 export function child(parent: QueryNode, key: string, parentName = ''): Found | undefined {
@@ -34,11 +40,11 @@ export function child(parent: QueryNode, key: string, parentName = ''): Found | 
  * Refuses a sub-key the object parameter does not take (`screenshot.palete`): a misspelt or unknown option must be
  * named, never accepted and ignored. `known` in camelCase; their snake_case spellings pass too.
  */
-export function onlyKeys({ node, name }: Found, known: readonly string[]): void {
+export function onlyKeys({ node, name }: Found, known: readonly string[], refusal?: (camelKey: string, path: string) => GlanceError | undefined): void {
   for (const key of node.children.keys()) {
-    if (!known.includes(key) && !known.some((option) => snakeOf(option) === key)) {
-      throw invalidParam(join(name, key), `not an option of \`${name}\`; its options are ${known.join(', ')}`);
-    }
+    if (known.includes(key) || known.some((option) => snakeOf(option) === key)) continue;
+    // A key that names something refused on purpose says why, rather than that it is unknown.
+    throw refusal?.(camelOf(key), join(name, key)) ?? invalidParam(join(name, key), `not an option of \`${name}\`; its options are ${known.join(', ')}`);
   }
 }
 
@@ -52,7 +58,7 @@ export function legacyOption<T>(root: QueryNode, feature: Found, key: string, re
   const legacy = child(root, key);
   const a = nested && read(nested);
   const b = legacy && read(legacy);
-  if (nested && legacy && !isDeepStrictEqual(a, b)) {
+  if (nested && legacy && !util().isDeepStrictEqual(a, b)) {
     throw invalidParam(nested.name, `it disagrees with \`${legacy.name}\`; give it once`);
   }
   return nested ? a : b;

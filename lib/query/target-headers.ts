@@ -3,8 +3,8 @@
  * headers with the prefix removed (so secrets such as cookies can stay out of the URL and the cache key).
  */
 import { GlanceError, invalidParam } from '../errors.ts';
-import { FORWARDED_PREFIX, forwardedHeaders } from '../http/forwarded-headers.ts';
-import { CLIENT_MANAGED } from '../http/hop-by-hop.ts';
+import { FORWARDED_PREFIX, forwardedHeaders } from './forwarded-headers.ts';
+import { CLIENT_MANAGED } from '../fetch/hop-by-hop.ts';
 import { child, join, scalar } from './read.ts';
 import type { QueryNode } from './tree.ts';
 

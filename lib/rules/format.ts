@@ -1,5 +1,5 @@
 /** What an embedded rule field is, for its content type (`embed=content` of an `attr=markdown` rule is Markdown). */
-import type { DataRules } from '../query/options.ts';
+import type { DataRules } from './rule.ts';
 
 export type EmbedFormat = 'markdown' | 'html' | undefined;
 

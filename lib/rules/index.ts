@@ -5,7 +5,7 @@
  * Media-typed values are checked by the `media` dependency (the ping), so a dead image falls through too.
  */
 import type { AnyNode, Document } from 'domhandler';
-import type { DataRule, DataRules, DataType } from '../query/options.ts';
+import type { DataRule, DataRules, DataType } from './rule.ts';
 import { readAttr, type Source } from './attr.ts';
 import { MAX_MATCHES, MAX_OUTPUT_CHARS } from './limits.ts';
 import { all, first } from './select.ts';

@@ -3,7 +3,7 @@
  * the rules then run, so neither the parse nor a costly selector or value holds the main thread, and the request's
  * deadline can stop them. What crosses threads is the page's bytes in (moved, not copied) and the rules' values out.
  */
-import type { DataRules } from '../query/options.ts';
+import type { DataRules } from './rule.ts';
 import { fromUtf8Pieces } from '../text/pieces.ts';
 import { buildDocument } from './dom.ts';
 import { runRules, type RulesDeps } from './index.ts';

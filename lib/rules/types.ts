@@ -4,7 +4,7 @@
  * default fields' own rules (lib/extract), so `type=author` answers what `data.author` would.
  */
 import { isIP } from 'node:net';
-import type { DataType } from '../query/options.ts';
+import type { DataType } from './rule.ts';
 import { parseDate } from '../extract/date.ts';
 import { emptyFacts } from '../extract/facts.ts';
 import { FIELD_SPECS } from '../extract/fields/index.ts';

@@ -15,7 +15,7 @@
  */
 import type { AnyNode, Document } from 'domhandler';
 import { GlanceError } from '../errors.ts';
-import type { DataRule, DataRules } from '../query/options.ts';
+import type { DataRule, DataRules } from './rule.ts';
 import { Sizes } from './sizes.ts';
 
 /** css-select steps one rule may take, all its selectors, matches and nested rules counted. */

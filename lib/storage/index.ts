@@ -1,11 +1,8 @@
 /**
  * Where rendered screenshots and PDFs live, and the public address each one answers at (`${cdnUrl}/${key}`).
- * Deployed: an S3 bucket behind CloudFront. On one machine: a folder the local service serves (serve.ts).
+ * Deployed: an S3 bucket behind CloudFront. On one machine: a folder the local service serves (serve.ts). Which
+ * one: lib/stores.ts, where the application is wired.
  */
-import type { StorageSettings } from '../config.ts';
-import { createLocalStorage } from './local.ts';
-import { createS3Storage } from '../aws/s3-storage.ts';
-
 export { ASSET_CACHE_CONTROL, isStorageKey } from './keys.ts';
 
 export interface StoredObject {
@@ -32,11 +29,7 @@ export interface Storage {
   put(body: Buffer, contentType: string, signal?: AbortSignal, name?: string): Promise<StoredObject>;
   /** Reads an object back (the local service serves these). undefined when absent or not a storage key. */
   get(key: string): Promise<StoredBody | undefined>;
-  /** Deletes what is past the retention, a bounded part per call (local folders; a bucket's lifecycle rule does
-   *  this deployed). Resolves with the number of objects deleted. */
+  /** Deletes what is past the retention, and the least recently used past the size bound, a bounded part per call
+   *  (local folders; a bucket's lifecycle rule does this deployed). Resolves with the number of objects deleted. */
   sweep?(): Promise<number>;
-}
-
-export function createStorage(settings: StorageSettings, cdnUrl: string): Storage {
-  return settings.kind === 's3' ? createS3Storage(settings, cdnUrl) : createLocalStorage(settings.dir, cdnUrl, settings.retention);
 }

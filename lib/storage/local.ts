@@ -1,7 +1,8 @@
 /**
  * Storage in a local folder, for the single-machine service; the service itself serves the files (serve.ts).
  * Files are deleted `retention` after their last put (sweep.ts); a put of bytes already stored touches the file,
- * so an asset outlives every answer that names it (answers live at most `ttl`, at most the retention).
+ * so an asset outlives every answer that names it (answers live at most `ttl`, at most the retention). Past
+ * `maxBytes`, the least recently put or read go first (disk-budget.ts): an answer may then name an asset gone.
  * Like the content type, the `Content-Disposition` of a named key is read from the key itself (keys.ts), so the
  * folder holds bytes only; a named key's file is `<sha256>.<sha256 of the name, 32 hex>.<ext>`, flat (one folder
  * to sweep, and a file name of fixed length whatever the caller's name) and never found under any other name.
@@ -12,6 +13,7 @@ import { join } from 'node:path';
 import { GlanceError } from '../errors.ts';
 import type { Storage } from './index.ts';
 import { ASSET_CACHE_CONTROL, contentDispositionOf, contentTypeOf, hashOf, isStorageKey, putContent } from './keys.ts';
+import { createDiskBudget } from './disk-budget.ts';
 import { createSweeper, isTemporary } from './sweep.ts';
 
 const codeOf = (error: unknown): unknown => (error as NodeJS.ErrnoException | undefined)?.code;
@@ -58,19 +60,28 @@ function fileOf(key: string): string {
   return `${hashOf(key)}.${digest}${key.slice(key.lastIndexOf('.'))}`;
 }
 
-export function createLocalStorage(dir: string, cdnUrl: string, retention: number): Storage {
-  const owns = (name: string) => isStorageKey(name) || NAMED_FILE.test(name) || isTemporary(name);
-  const sweeper = createSweeper(dir, { retention, owns });
+export interface LocalStorageOptions {
+  /** ms after its last put a file is deleted. */
+  readonly retention: number;
+  /** Bytes past which the least recently used files are deleted. */
+  readonly maxBytes: number;
+}
+
+export function createLocalStorage(dir: string, cdnUrl: string, { retention, maxBytes }: LocalStorageOptions): Storage {
+  const stored = (name: string) => isStorageKey(name) || NAMED_FILE.test(name);
+  const sweeper = createSweeper(dir, { retention, owns: (name) => stored(name) || isTemporary(name) });
+  const budget = createDiskBudget(dir, { maxBytes, owns: stored });
   return {
-    sweep: () => sweeper.sweep(),
+    sweep: async () => (await sweeper.sweep()) + (await budget.trim()),
     put: (body, type, signal, name) =>
       putContent(
         { body, type, name, cdnUrl, signal },
         async ({ key }) => {
           const file = fileOf(key);
-          if (await touch(join(dir, file))) return;
+          if (await touch(join(dir, file))) return budget.used(file);
           await mkdir(dir, { recursive: true });
           await writeAtomically(dir, file, body, signal);
+          budget.wrote(file, body.length);
         },
         (error) => fatal('store', error),
       ),
@@ -78,7 +89,9 @@ export function createLocalStorage(dir: string, cdnUrl: string, retention: numbe
     async get(key) {
       if (!isStorageKey(key)) return undefined;
       try {
-        const body = await readFile(join(dir, fileOf(key)));
+        const file = fileOf(key);
+        const body = await readFile(join(dir, file));
+        budget.used(file);
         return { body, contentType: contentTypeOf(key), cacheControl: ASSET_CACHE_CONTROL, contentDisposition: contentDispositionOf(key) };
       } catch (error) {
         if (codeOf(error) === 'ENOENT') return undefined;

@@ -32,36 +32,7 @@ const codeOf = (error: unknown): unknown => (error as NodeJS.ErrnoException | un
 export function createSweeper(dir: string, { retention, owns, now = Date.now, perSweep = 2_000, batch = 32 }: SweepOptions): Sweeper {
   let handle: Dir | undefined;
   let running: Promise<number> | undefined;
-
-  const isOld = async (path: string): Promise<boolean> => {
-    try {
-      return now() - (await stat(path)).mtimeMs >= retention;
-    } catch {
-      return false;
-    }
-  };
-
-  /**
-   * Moved aside before it is deleted, and looked at again there: a put or set that refreshed or rewrote the file
-   * between the first look and the move shows as a new mtime, and the file goes back (an asset's bytes at a key
-   * never differ, and a cache entry written in those microseconds is the newest one).
-   */
-  async function remove(name: string): Promise<boolean> {
-    const path = join(dir, name);
-    if (!(await isOld(path))) return false;
-    const aside = join(dir, `.${name}.${randomUUID()}.swept.tmp`);
-    try {
-      await rename(path, aside);
-    } catch {
-      return false;
-    }
-    if (await isOld(aside)) {
-      await unlink(aside).catch(() => undefined);
-      return true;
-    }
-    await rename(aside, path).catch(() => unlink(aside).catch(() => undefined));
-    return false;
-  }
+  const remove = (name: string): Promise<boolean> => removeIf(dir, name, (mtimeMs) => now() - mtimeMs >= retention);
 
   async function once(): Promise<number> {
     if (!handle) {
@@ -97,6 +68,38 @@ export function createSweeper(dir: string, { retention, owns, now = Date.now, pe
       return running;
     },
   };
+}
+
+/** Whether the file at `path` is (still) to go, by its last write; false when it is gone or cannot be read. */
+async function doomedAt(path: string, doomed: (mtimeMs: number) => boolean): Promise<boolean> {
+  try {
+    return doomed((await stat(path)).mtimeMs);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Deletes `dir/name` when `doomed` holds for its last write. It is moved aside first and looked at again there: a
+ * put or set that refreshed or rewrote the file between the first look and the move shows as a new mtime, and the
+ * file goes back (an asset's bytes at a key never differ, and a cache entry written in those microseconds is the
+ * newest one). Resolves with whether it was deleted.
+ */
+export async function removeIf(dir: string, name: string, doomed: (mtimeMs: number) => boolean): Promise<boolean> {
+  const path = join(dir, name);
+  if (!(await doomedAt(path, doomed))) return false;
+  const aside = join(dir, `.${name}.${randomUUID()}.swept.tmp`);
+  try {
+    await rename(path, aside);
+  } catch {
+    return false;
+  }
+  if (await doomedAt(aside, doomed)) {
+    await unlink(aside).catch(() => undefined);
+    return true;
+  }
+  await rename(aside, path).catch(() => unlink(aside).catch(() => undefined));
+  return false;
 }
 
 /** Files a store writes aside before renaming them into place (or a sweep moves aside): `.<name>.<uuid>.tmp`. */

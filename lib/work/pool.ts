@@ -16,11 +16,11 @@
  * piscina and tinypool load their own worker script from their package folder, which the Lambda bundle does not
  * carry (stacks/bundling.ts bundles lib/work/worker.ts as an entry of its own instead).
  */
-import { Worker, type ResourceLimits } from 'node:worker_threads';
+import type { ResourceLimits, Worker } from 'node:worker_threads';
 import { GlanceError } from '../errors.ts';
 import { Budget } from '../time/budget.ts';
 import { QueueFullError, Semaphore } from '../time/semaphore.ts';
-import type { JobInput, JobName, JobOutput } from './jobs.ts';
+import type { JobInput, JobName, JobOutput } from '../jobs.ts';
 import { errorData, errorFrom, type FromWorker, type ToWorker, type WorkerSetup } from './messages.ts';
 
 export interface WorkPoolOptions {
@@ -200,7 +200,8 @@ export class WorkPool {
   #spawn(): Thread {
     const setup: WorkerSetup = { preload: this.#preload };
     const { script = defaultScript(), resourceLimits = WORKER_LIMITS } = this.#options;
-    const worker = new Worker(script, { workerData: setup, resourceLimits, execArgv: workerExecArgv() });
+    // Read at the first worker, not imported: a metadata request starts none, and init need not load it.
+    const worker = new (process.getBuiltinModule('node:worker_threads').Worker)(script, { workerData: setup, resourceLimits, execArgv: workerExecArgv() });
     let started!: { resolve(): void; reject(error: Error): void };
     let closed!: () => void;
     const thread: Thread = {

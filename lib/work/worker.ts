@@ -4,7 +4,7 @@
  * it starts, when it is terminated, what its failures mean — is the pool's.
  */
 import { parentPort, workerData, type TransferListItem } from 'node:worker_threads';
-import { JOBS, type Host, type JobName } from './jobs.ts';
+import { JOBS, type Host, type JobName } from '../jobs.ts';
 import { errorData, errorFrom, type FromWorker, type ToWorker, type WorkerSetup } from './messages.ts';
 
 const port = parentPort!;

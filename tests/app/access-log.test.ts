@@ -1,5 +1,6 @@
 /** One structured access record per answered request, with what an operator needs and none of the caller's secrets. */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { createApp, type App } from '../../lib/app.ts';
 import { loadConfig } from '../../lib/config.ts';
@@ -24,7 +25,7 @@ describe('access records', () => {
   });
 
   const ask = (query: string, headers: Record<string, string> = {}, requestId = 'req-1') =>
-    app.handle({ method: 'GET', rawQueryString: query, headers, requestId, receivedAt: Date.now() });
+    app.handle({ method: 'GET', rawQueryString: query, headers, requestId, clientAddress: '203.0.113.9', receivedAt: Date.now() });
 
   test('a success: id, status, fetch mode, the target origin and the spans', async () => {
     records.length = 0;
@@ -39,6 +40,9 @@ describe('access records', () => {
     assert.equal(record!.target, site.url);
     assert.ok(record!.totalMs >= 0);
     assert.ok(Object.keys(record!.timings).length > 0, 'spans are recorded');
+    assert.equal(record!.client, '203.0.113.9', 'the caller\'s address');
+    // sha256('k3y'): the key named without being written down.
+    assert.equal(record!.keyId, createHash('sha256').update('k3y').digest('hex').slice(0, 12));
     const line = JSON.stringify(record);
     for (const secret of ['s3cret', 'hunter2', 'k3y', 'token=']) assert.ok(!line.includes(secret), `${secret} is not logged`);
   });
@@ -47,5 +51,6 @@ describe('access records', () => {
     records.length = 0;
     await ask('url=file%3A%2F%2F%2Fetc%2Fpasswd', {}, 'req-2');
     assert.deepEqual([records[0]!.requestId, records[0]!.status, records[0]!.code, records[0]!.target], ['req-2', 400, 'EINVALURL', undefined]);
+    assert.equal(records[0]!.keyId, undefined, 'no key, no key id');
   });
 });

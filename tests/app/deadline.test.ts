@@ -10,7 +10,7 @@ import { createApp, type App } from '../../lib/app.ts';
 import { createS3CacheStore } from '../../lib/aws/s3-cache.ts';
 import { loadS3Sdk } from '../../lib/aws/s3-client.ts';
 import { loadConfig } from '../../lib/config.ts';
-import { createStorage } from '../../lib/storage/index.ts';
+import { createStorage } from '../../lib/stores.ts';
 import type { ApiRequest } from '../../lib/http/types.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { q, TEST_BROWSER_ARGS } from '../helpers/service.ts';

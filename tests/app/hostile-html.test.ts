@@ -8,6 +8,10 @@ import { after, before, describe, test } from 'node:test';
 import { nestedDivs } from '../../bench/lib/hostile.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { q, startService, type Service } from '../helpers/service.ts';
+import { loadDateParsers } from '../../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 describe('hostile HTML through the app', () => {
   let site: TestServer;

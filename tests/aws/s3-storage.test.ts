@@ -10,7 +10,8 @@ import { GetObjectCommand, HeadObjectCommand, S3Client } from '@aws-sdk/client-s
 import type { S3Event } from 's3rver';
 import type { StorageSettings } from '../../lib/config.ts';
 import { isGlanceError } from '../../lib/errors.ts';
-import { ASSET_CACHE_CONTROL, createStorage } from '../../lib/storage/index.ts';
+import { ASSET_CACHE_CONTROL } from '../../lib/storage/index.ts';
+import { createStorage } from '../../lib/stores.ts';
 import { offlineAws, startS3, type LocalS3 } from '../helpers/s3.ts';
 import { CDN_URL, storageContract } from '../storage/contract.ts';
 

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import type { Renderer } from '../../lib/browser/index.ts';
-import { scriptFailures, SCRIPTS_PAGE, SCRIPTS_QUERY } from '../helpers/scripts-page.ts';
+import { scriptFailures, SCRIPTS_PAGE, SCRIPTS_QUERY } from '../../scripts/smoke/glyphs.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { png, render, testRenderer } from './helpers.ts';
 

@@ -4,6 +4,7 @@
  * a browser recycled after N pages without cutting in-flight work, and a shutdown that launches nothing.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import type { ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -57,7 +58,11 @@ describe('healing', () => {
   const stopped: number[] = [];
   /** What the renderer reported (the Lambda handler counts these as browser_lost and page_crash). */
   const reported = { lost: 0, crashed: 0 };
-  before(() => void (renderer = testRenderer(undefined, undefined, {}, { browserLost: () => reported.lost++, pageCrashed: () => reported.crashed++ })));
+  before(async () => {
+    renderer = testRenderer(undefined, undefined, {}, { browserLost: () => reported.lost++, pageCrashed: () => reported.crashed++ });
+    // As the service does at start-up: the adblock engine's first build is on no test's clock.
+    await renderer.prepare();
+  });
   after(async () => {
     for (const pid of stopped) {
       for (const signal of ['SIGCONT', 'SIGKILL'] as const) {
@@ -141,7 +146,35 @@ describe('healing', () => {
     assert.equal(await renderer.getBrowser(), browser);
     green((await render(renderer, `${site.url}/`, 'screenshot')).screenshot!.body);
   });
+
+  test('a renderer killed from outside (the OOM killer, an operator) is not the page\'s crash: retried in a fresh context', async () => {
+    const browser = await renderer.getBrowser();
+    const group = browser.process()!.pid!;
+    const hits = site.hits.filter((hit) => hit === '/trigger').length;
+    const earlier = { ...reported };
+    onTrigger = async () => {
+      onTrigger = undefined;
+      for (const pid of renderersOf(group)) process.kill(pid, 'SIGKILL');
+      await delay(10_000);
+    };
+    // Two whole renders, the second in a fresh renderer: more time than the tests above that render once.
+    const result = await render(renderer, `${site.url}/trigger`, 'screenshot', { timeout: 20_000 });
+    green(result.screenshot!.body);
+    assert.equal(site.hits.filter((hit) => hit === '/trigger').length, hits + 2, 'rendered again after the kill');
+    assert.deepEqual(reported, { lost: earlier.lost + 1, crashed: earlier.crashed }, 'reported as ours, not as a page crash');
+    assert.equal(await renderer.getBrowser(), browser, 'the browser lives on');
+  });
 });
+
+/** The renderer processes of the browser whose process group is `group` (puppeteer starts it as a group leader). */
+function renderersOf(group: number): number[] {
+  return execFileSync('ps', ['-e', '-o', 'pid=,pgid=,args='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .filter(([, pgid, ...args]) => Number(pgid) === group && args.includes('--type=renderer'))
+    .map(([pid]) => Number(pid));
+}
 
 describe('the health probe', () => {
   test('asks the browser itself each time: a frozen browser fails it in PROBE_TIMEOUT_MS and is killed after UNHEALTHY_LIMIT', { timeout: 30_000 }, async () => {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { DEFAULT_RETENTION_MS } from '../../lib/config.ts';
-import { createCacheStore } from '../../lib/cache/index.ts';
+import { createCacheStore } from '../../lib/stores.ts';
 import { createLocalCacheStore } from '../../lib/cache/local.ts';
 import { isGlanceError } from '../../lib/errors.ts';
 import { createSweeper } from '../../lib/storage/sweep.ts';
@@ -88,8 +88,9 @@ describe('local cache store', () => {
     const folder = join(root, 'sweep');
     const store = createLocalCacheStore(folder, { retention: HOUR });
     const [old, young] = [freshKey(), freshKey()];
-    await store.set(old, sampleEntry('"old"'));
-    await store.set(young, sampleEntry('"young"'));
+    // Within their ttl: only the retention decides here.
+    await store.set(old, { ...sampleEntry('"old"'), createdAt: Date.now() });
+    await store.set(young, { ...sampleEntry('"young"'), createdAt: Date.now() });
     await writeFile(join(folder, `.${old}.0000.tmp`), 'half');
     await writeFile(join(folder, 'README'), 'not ours');
     const past = new Date(Date.now() - 2 * HOUR);

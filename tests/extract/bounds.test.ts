@@ -7,6 +7,10 @@ import { test } from 'node:test';
 import { collectFacts } from '../../lib/extract/collect.ts';
 import { MAX_VALUE } from '../../lib/extract/facts.ts';
 import { extractMetadata } from '../../lib/extract/index.ts';
+import { loadDateParsers } from '../../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 const URL = 'https://example.com/post';
 const extract = (html: string) => extractMetadata({ html, url: URL });

@@ -3,6 +3,10 @@ import { test } from 'node:test';
 import { isClientShell } from '../../lib/extract/client-shell.ts';
 import { collectFacts, readFacts } from '../../lib/extract/collect.ts';
 import { PAGE_URL } from './helpers.ts';
+import { loadDateParsers } from '../../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 const SHELL = '<html><head><title>App</title><script src="/app.js"></script></head><body><div id="root"></div><noscript>You need to enable JavaScript to run this app. '.padEnd(400, 'x') + '</noscript></body></html>';
 

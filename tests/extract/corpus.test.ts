@@ -10,6 +10,10 @@ import { extractMetadata } from '../../lib/extract/index.ts';
 import {
   SCORED_FIELDS, formatTable, loadCorpus, scorePage, summarise, type PageResult, type Summary,
 } from '../helpers/corpus.ts';
+import { loadDateParsers } from '../../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 const BASELINE = new URL('./corpus-baseline.json', import.meta.url);
 

@@ -2,6 +2,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { parseDate } from '../../lib/extract/date.ts';
 import { head, ldJson, values } from './helpers.ts';
+import { loadDateParsers } from '../../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 describe('parseDate', () => {
   const cases: [string | number, string | undefined][] = [

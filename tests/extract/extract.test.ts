@@ -5,6 +5,10 @@ import { extractMetadata } from '../../lib/extract/index.ts';
 import { createContext, firstValue, type FieldSpec } from '../../lib/extract/rules.ts';
 import { collectFacts } from '../../lib/extract/collect.ts';
 import { head, ldJson, PAGE_URL } from './helpers.ts';
+import { loadDateParsers } from '../../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 const PAGE = head(
   '<title>T</title>',

@@ -1,5 +1,9 @@
 import type { MetaField } from '../../lib/data/fields.ts';
 import { extractMetadata } from '../../lib/extract/index.ts';
+import { loadDateParsers } from '../../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 export const PAGE_URL = 'https://news.example.com/2024/03/story.html';
 

@@ -2,6 +2,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractMetadata } from '../../lib/extract/index.ts';
 import { head, ldJson, PAGE_URL, values } from './helpers.ts';
+import { loadDateParsers } from '../../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 describe('image', () => {
   test('og:image:secure_url, og:image, twitter:image, resolved against the page', () => {

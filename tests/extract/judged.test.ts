@@ -9,6 +9,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { extractMetadata } from '../../lib/extract/index.ts';
 import { SCORED_FIELDS, formatTable, summarise, type ScoredField } from '../helpers/corpus.ts';
 import { loadJudged, readJudged, scoreJudged, scoreJudgedField } from '../helpers/judged.ts';
+import { loadDateParsers } from '../../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 const BASELINE = new URL('./judged-baseline.json', import.meta.url);
 const PAGE = 'https://site.example/post';

@@ -4,6 +4,10 @@ import assert from 'node:assert/strict';
 import { extractMetadata } from '../../lib/extract/index.ts';
 import { squareSide } from '../../lib/extract/fields/logo.ts';
 import { head, ldJson, PAGE_URL } from './helpers.ts';
+import { loadDateParsers } from '../../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 const square = (html: string) => extractMetadata({ html, url: PAGE_URL }, ['logo'], { squareLogo: true });
 const url = (path: string) => `https://news.example.com${path}`;

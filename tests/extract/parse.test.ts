@@ -3,6 +3,10 @@ import { test } from 'node:test';
 import type { Handler } from 'htmlparser2';
 import { collectFacts, readFacts } from '../../lib/extract/collect.ts';
 import { boundedParser, feed, MAX_DEPTH } from '../../lib/extract/parse.ts';
+import { loadDateParsers } from '../../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 const OPTIONS = { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true };
 

@@ -19,6 +19,10 @@ import { startsLikeHtml } from '../../lib/fetch/document.ts';
 import { svgSize } from '../../lib/media/svg.ts';
 import { sniff } from '../../lib/media/sniff.ts';
 import { PAGE_URL } from './helpers.ts';
+import { loadDateParsers } from '../../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 const BOUND_MS = 200;
 const N = 320_000;

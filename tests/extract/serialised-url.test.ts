@@ -9,6 +9,10 @@ import { describe, test } from 'node:test';
 import { baseParts, serialisedUrl } from '../../lib/extract/serialised-url.ts';
 import { resolveUrl } from '../../lib/extract/url.ts';
 import { values } from './helpers.ts';
+import { loadDateParsers } from '../../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 const BASES = [
   'https://example.com/a/b?q=1#f',

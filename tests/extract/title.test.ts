@@ -19,9 +19,10 @@ describe('title', () => {
     assert.equal(values(head('<title>  Plain\n  title </title>')).title, 'Plain title');
   });
 
-  test('a title that has no clean twin on the page is never shortened', () => {
+  test('a title that has no clean twin on the page is shortened only by an affix that names the site', () => {
     const html = head('<title>Story about things | Site</title>', '<meta property="og:site_name" content="Site">');
-    assert.equal(values(html).title, 'Story about things | Site');
+    assert.equal(values(html).title, 'Story about things');
+    assert.equal(values(head('<title>Story about things | Section</title>', '<meta property="og:site_name" content="Site">')).title, 'Story about things | Section');
     assert.equal(values(`${head('<title>Chronik: Was geschah</title>')}<body><h1>Chronik</h1>`).title, 'Chronik: Was geschah');
   });
 

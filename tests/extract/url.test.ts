@@ -2,6 +2,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { resolveUrl } from '../../lib/extract/url.ts';
 import { head, PAGE_URL, values } from './helpers.ts';
+import { loadDateParsers } from '../../lib/extract/date-words.ts';
+
+// chrono's parsers, which the service loads after start-up (lib/extract/date-words.ts).
+await loadDateParsers();
 
 describe('resolveUrl', () => {
   test('relative, root-relative and protocol-relative addresses', () => {

@@ -129,3 +129,19 @@ test("embed.proxy in Lambda: base64 bytes API Gateway decodes, 4 MiB at most so 
     await site.close();
   }
 });
+
+test('with an origin secret, a request that did not come through CloudFront is refused, health and the API alike', async () => {
+  const handler = createHandler(loadConfig({ GLANCE_ORIGIN_SECRET: 'edge-secret-123' }));
+  for (const path of ['/', '/health']) {
+    const around = { ...event('url=https%3A%2F%2Fexample.com'), rawPath: path };
+    const refused = (await handler(around, context)) as APIGatewayProxyStructuredResultV2;
+    assert.equal(refused.statusCode, 401, path);
+    assert.equal(JSON.parse(String(refused.body)).code, 'EAUTH');
+    const wrong = (await handler({ ...around, headers: { ...around.headers, 'x-glance-origin': 'edge-secret-12X' } }, context)) as APIGatewayProxyStructuredResultV2;
+    assert.equal(wrong.statusCode, 401, `${path}: a wrong secret of the same length`);
+  }
+  const through = { ...event('url=file:///etc/passwd'), headers: { 'x-glance-origin': 'edge-secret-123' } };
+  const answered = (await handler(through, context)) as APIGatewayProxyStructuredResultV2;
+  assert.equal(answered.statusCode, 400, 'through CloudFront the request reaches the app');
+  assert.equal(JSON.parse(String(answered.body)).code, 'EINVALURL');
+});

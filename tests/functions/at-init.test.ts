@@ -4,21 +4,18 @@
  * it. SIGTERM still closes everything and the process exits 0.
  */
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
 import { TEST_BROWSER_ARGS } from '../helpers/chromium-args.ts';
+import { spawnHandlerModule } from '../helpers/handler-module.ts';
 import { browsersUnder } from '../helpers/processes.ts';
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MARK = 'glance-test imported';
 
-/** Imports the handler's module as the runtime's init does, says so, then idles as a frozen-free instance would. */
-const CHILD = `
-  await import(${JSON.stringify(join(ROOT, 'functions/api.ts'))});
+/** Says the import is done, then idles as a frozen-free instance would. */
+const THEN = `
   process.stdout.write(${JSON.stringify(`${MARK}\n`)});
   setInterval(() => undefined, 60_000);
 `;
@@ -32,18 +29,13 @@ describe('GLANCE_BROWSER_AT_INIT', { timeout: 60_000 }, () => {
 
   for (const atInit of ['true', 'false']) {
     test(`${atInit}: ${atInit === 'true' ? 'Chromium runs once the module is imported' : 'nothing is launched by the import'}; SIGTERM exits 0 with no browser left`, async () => {
-      const lambda = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '--eval', CHILD], {
-        cwd: ROOT,
-        stdio: ['ignore', 'pipe', 'inherit'],
-        env: {
-          ...process.env,
-          GLANCE_BROWSER_AT_INIT: atInit,
-          GLANCE_STORAGE_DIR: join(dir, 'assets'),
-          GLANCE_CACHE_DIR: join(dir, 'cache'),
-          GLANCE_CHROMIUM_ARGS: JSON.stringify(TEST_BROWSER_ARGS),
-          POWERTOOLS_LOG_LEVEL: 'SILENT',
-        },
-      });
+      const lambda = spawnHandlerModule(THEN, {
+        GLANCE_BROWSER_AT_INIT: atInit,
+        GLANCE_STORAGE_DIR: join(dir, 'assets'),
+        GLANCE_CACHE_DIR: join(dir, 'cache'),
+        GLANCE_CHROMIUM_ARGS: JSON.stringify(TEST_BROWSER_ARGS),
+        POWERTOOLS_LOG_LEVEL: 'SILENT',
+      }, 'inherit');
       try {
         const exited = new Promise<number | null>((resolve) => lambda.once('exit', (code) => resolve(code)));
         await new Promise<void>((resolve, reject) => {

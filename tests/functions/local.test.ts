@@ -91,7 +91,7 @@ describe('local service over a socket', () => {
     assert.deepEqual(await response.json(), { status: 'ok' });
   });
 
-  test('paths other than / are not routed, as behind API Gateway', async () => {
+  test('paths other than / (and /mcp) are not routed, as behind API Gateway', async () => {
     const response = await fetch(`${service.url}/other?${q(`${site.url}/`)}`);
     assert.equal(response.status, 404);
     assert.deepEqual(await response.json(), { message: 'Not Found' });
@@ -129,6 +129,7 @@ describe('graceful shutdown', () => {
     const app = createApp(config);
     const noted: App = {
       prepare: () => app.prepare(),
+      loadAdblockEngine: () => app.loadAdblockEngine(),
       warmBrowser: () => app.warmBrowser(),
       handle: async (request, origin) => {
         const response = await app.handle(request, origin);
@@ -171,7 +172,7 @@ describe('graceful shutdown', () => {
     assert.equal(local.server.listening, false);
   });
 
-  test('past the grace period, the connections still open are closed and the app closes anyway', async () => {
+  test('past the grace period, a request still running is answered 503 EBUSY (never reset) and the app closes anyway', async () => {
     const { local, url, events } = await listen(50);
     const slow = fetch(`${url}/?${q(`${site.url}/slow?cut`)}`);
     await untilHit('/slow?cut');
@@ -179,6 +180,8 @@ describe('graceful shutdown', () => {
     await local.shutdown();
     assert.ok(Date.now() - start < SLOW_MS, `shutdown took ${Date.now() - start} ms`);
     assert.equal(events.at(-1), 'app closed');
-    await assert.rejects(slow);
+    const answer = await slow;
+    assert.equal(answer.status, 503);
+    assert.equal(((await answer.json()) as { code: string }).code, 'EBUSY');
   });
 });

@@ -27,7 +27,7 @@ test('an answer counts its cache status and each feature; browser events count a
 test('a refresh self-invocation counts refresh_error when it fails on our side, not when the target fails', async (t) => {
   const added = t.mock.method(metrics, 'addMetric');
   let answer: () => Promise<{ statusCode: number }> = async () => ({ statusCode: 500 });
-  const app = { handle: async () => ({ ...(await answer()), headers: {}, body: '' }), prepare: async () => undefined, warmBrowser: async () => undefined, close: async () => undefined };
+  const app = { handle: async () => ({ ...(await answer()), headers: {}, body: '' }), prepare: async () => undefined, loadAdblockEngine: async () => undefined, warmBrowser: async () => undefined, close: async () => undefined };
   const handler = createHandler(loadConfig({}), { app });
   const refresh = { glanceRefresh: { v: 1 as const, rawQueryString: 'url=https%3A%2F%2Fexample.com', headers: {} } };
   const context = { awsRequestId: 'refresh-1', getRemainingTimeInMillis: () => 60_000 } as unknown as Context;

@@ -103,7 +103,7 @@ export function loadCorpus(dir: string = fixturesDir()): CorpusPage[] {
 
 /** Valid UTF-8 is taken as UTF-8 whatever the page declares (saved copies were often re-encoded); otherwise the
  *  declared charset (meta.json, then `<meta charset>`) decides. */
-function decodeHtml(bytes: Buffer, declared: string | undefined): string {
+export function decodeHtml(bytes: Buffer, declared: string | undefined): string {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

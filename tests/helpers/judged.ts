@@ -91,7 +91,7 @@ function wholeSeconds(value: string): string {
 
 /** The calendar day an answer names: as written when it starts with one (an offset keeps the reader's day),
  *  otherwise the UTC day of the instant it parses to. */
-function dayOf(value: string): string | undefined {
+export function dayOf(value: string): string | undefined {
   const written = /^(\d{4}-\d{2}-\d{2})(?:[T ]|$)/.exec(value.trim())?.[1];
   if (written) return written;
   for (const candidate of [`${value} UTC`, value]) {

@@ -12,11 +12,11 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createLocalServer } from '../../functions/local.ts';
-import { createApp, type App, type AppEvents } from '../../lib/app.ts';
+import { createApp, type App, type AppDeps, type AppEvents } from '../../lib/app.ts';
 import { loadConfig, type Config } from '../../lib/config.ts';
 import type { Resolver } from '../../lib/fetch/index.ts';
 import type { OembedProvider } from '../../lib/oembed/providers.ts';
-import { createStorage } from '../../lib/storage/index.ts';
+import { createStorage } from '../../lib/stores.ts';
 import { TEST_BROWSER_ARGS } from './chromium-args.ts';
 import { joined } from '../../lib/text/pieces.ts';
 
@@ -51,6 +51,8 @@ export interface ServiceOptions {
   browserArgs?: readonly string[];
   /** Load first what the local service loads at start-up (app.prepare: workers, the adblock engine, Lighthouse). */
   prepared?: boolean;
+  /** Receives the access record of each answered request (lib/http/access-log.ts). */
+  onAnswered?: AppDeps['onAnswered'];
 }
 
 interface Setup {
@@ -65,8 +67,8 @@ async function setUp({ allowHosts = '127.0.0.1,localhost', cacheDir, env = {} }:
   return { dir, cacheDir, env: { GLANCE_ALLOW_HOSTS: allowHosts, GLANCE_STORAGE_DIR: join(dir, 'assets'), GLANCE_CACHE_DIR: cacheDir, ...env } };
 }
 
-const buildApp = (config: Config, { resolver, oembedProviders, events, browserArgs = [] }: ServiceOptions): App =>
-  createApp(config, { resolver, browserArgs: [...TEST_BROWSER_ARGS, ...browserArgs], oembedProviders, ...(events ? { events } : {}) });
+const buildApp = (config: Config, { resolver, oembedProviders, events, browserArgs = [], onAnswered }: ServiceOptions): App =>
+  createApp(config, { resolver, browserArgs: [...TEST_BROWSER_ARGS, ...browserArgs], oembedProviders, ...(events ? { events } : {}), ...(onAnswered ? { onAnswered } : {}) });
 
 function withJson(request: Service['request']): Service['json'] {
   return async (query, init) => {
@@ -113,6 +115,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Servic
   const late: App = {
     handle: (request, origin) => (app as App).handle(request, origin),
     prepare: async () => app?.prepare(),
+    loadAdblockEngine: async () => app?.loadAdblockEngine(),
     warmBrowser: async () => app?.warmBrowser(),
     close: async () => app?.close(),
   };

@@ -296,6 +296,46 @@ describe('real answers match docs/openapi.json', () => {
     });
   });
 
+  describe('/mcp', () => {
+    const JSON_RPC = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const INITIALIZE = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'conformance', version: '1' } },
+    });
+    const mcp = async (on: Service, init: RequestInit, status: number) => {
+      const method = init.method ?? 'GET';
+      const answer = await realAnswer('/mcp', method, await fetch(`${on.url}/mcp`, init));
+      assertConforms(answer);
+      assert.equal(answer.status, status, answer.body.slice(0, 300));
+      return answer;
+    };
+
+    test('POST: 200 JSON-RPC, 202 for a notification, 400 and 406 the transport\'s refusals', async () => {
+      const answer = await mcp(service, { method: 'POST', headers: JSON_RPC, body: INITIALIZE }, 200);
+      assert.equal(JSON.parse(answer.body).result.serverInfo.name, 'glance');
+      await mcp(service, { method: 'POST', headers: JSON_RPC, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }, 202);
+      const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+      await mcp(service, { method: 'POST', headers: { ...JSON_RPC, 'mcp-protocol-version': '1999-01-01' }, body: list }, 400);
+      await mcp(service, { method: 'POST', headers: { ...JSON_RPC, accept: 'application/json' }, body: list }, 406);
+    });
+
+    test('POST: 401 without a key, 403 from a page elsewhere, 413 past the body bound, 429 past the rate limit', async () => {
+      await mcp(strict, { method: 'POST', headers: JSON_RPC, body: INITIALIZE }, 401);
+      await mcp(service, { method: 'POST', headers: { ...JSON_RPC, origin: 'https://elsewhere.example' }, body: INITIALIZE }, 403);
+      await mcp(service, { method: 'POST', headers: JSON_RPC, body: `[${' '.repeat(1024 * 1024)}]` }, 413);
+      await fetch(`${limited.url}/mcp`, { method: 'POST', headers: JSON_RPC, body: INITIALIZE });
+      await mcp(limited, { method: 'POST', headers: JSON_RPC, body: INITIALIZE }, 429);
+    });
+
+    test('GET and DELETE: 405; OPTIONS: the preflight', async () => {
+      await mcp(service, { headers: { accept: 'text/event-stream' } }, 405);
+      await mcp(service, { method: 'DELETE' }, 405);
+      await mcp(service, { method: 'OPTIONS', headers: { origin: 'http://localhost:6274', 'access-control-request-method': 'POST' } }, 204);
+    });
+  });
+
   describe('the other paths', () => {
     const get = async (path: string) => {
       const answer = await realAnswer(path, 'GET', await fetch(`${service.url}${path}`));

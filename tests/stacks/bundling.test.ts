@@ -1,7 +1,7 @@
 /**
  * The function bundle as stacks/bundling.ts builds it (through bench/lib/bundle.ts, SST's own esbuild and options),
  * imported in fresh processes: no ES import of node:http survives the build, so neither with local stores nor with
- * Lambda's settings (the S3 SDK and the X-Ray tracer loaded during init) does the import load Node's bundled undici
+ * Lambda's settings (the X-Ray tracer loaded during init, the S3 SDK right after: `afterInit`) does the import load Node's bundled undici
  * and node:http2 (stacks/bundling.ts, nodeHttpWithoutFacade). The control proves the check sees that load.
  */
 import assert from 'node:assert/strict';
@@ -34,9 +34,9 @@ before(async () => {
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-/** Node's internal undici and http2 modules that a fresh process has loaded once it imported `url`. */
+/** Node's internal undici and http2 modules that a fresh process has loaded once it imported `url` (and the handler's afterInit). */
 async function undiciAfterImporting(url: string, env: Record<string, string> = {}): Promise<string[]> {
-  const script = `await import(${JSON.stringify(url)}); process.stdout.write(JSON.stringify(process.moduleLoadList)); process.exit(0);`;
+  const script = `await (await import(${JSON.stringify(url)})).afterInit; process.stdout.write(JSON.stringify(process.moduleLoadList)); process.exit(0);`;
   const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], {
     env: { ...process.env, GLANCE_CACHE_DIR: join(dir, 'cache'), GLANCE_STORAGE_DIR: join(dir, 'assets'), ...env },
     timeout: 60_000,

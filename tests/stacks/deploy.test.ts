@@ -1,6 +1,6 @@
 /**
- * The deployable app, offline: the real SST app synthesised as `sst deploy` would (function bundled, puppeteer-core
- * npm-installed beside it, Chromium layer built from node_modules), then its CloudFormation template checked, then
+ * The deployable app, offline: the real SST app synthesised as `sst deploy` would (function bundled, its packages
+ * copied beside it and the Chromium layer built, both from node_modules), then its CloudFormation template checked, then
  * the bundle CDK staged for upload imported from an isolated copy and invoked as Lambda would invoke it.
  * Everything synthesises in this one file because SST keeps per-project state in .sst/ that concurrent synths
  * would trample.
@@ -15,6 +15,7 @@ import { PuppeteerBlocker } from '@ghostery/adblocker-puppeteer';
 import { describeBundle } from './bundle.ts';
 import { describeOperability } from './operability.ts';
 import { describeSimulatedLambda } from './simulated.ts';
+import { measure } from '../../stacks/lambda-size.ts';
 import { describeSpend } from './spend.ts';
 import { ACCOUNT, REGION, synth, type Synthesized } from './synth.ts';
 import { list, render, resource, resources, roleStatements, type Statement } from './template.ts';
@@ -41,6 +42,7 @@ const CONFIGURED = {
   GLANCE_RUNTIME: 'nodejs24.x',
   GLANCE_LOG_RETENTION_DAYS: '7',
   GLANCE_ALARM_EMAIL: 'ops@example.com',
+  GLANCE_BUDGET_USD: '50',
   GLANCE_ADBLOCK_LISTS: OWN_LIST,
   GLANCE_BROWSER_AT_INIT: 'true',
 };
@@ -53,7 +55,7 @@ before(async () => {
   const started = Date.now();
   prod = await synth('prod');
   dev = await synth('dev', { env: CONFIGURED });
-  console.log(`synthesised two stages (function bundled, puppeteer-core npm-installed, layer staged) in ${Date.now() - started} ms`);
+  console.log(`synthesised two stages (function bundled, packages copied, layers staged) in ${Date.now() - started} ms`);
 });
 after(() => {
   prod?.dispose();
@@ -68,10 +70,10 @@ const statementsOf = (s: Synthesized) => roleStatements(s.template, idOf(s, 'AWS
 const actionsOf = (statement: Statement) => list(statement.Action);
 
 describe('the API', () => {
-  test('an HTTP API routes GET /, HEAD /, OPTIONS /, GET /health and GET /openapi.json to the one API function', () => {
+  test('an HTTP API routes GET /, HEAD /, OPTIONS /, GET /health, GET /openapi.json and ANY /mcp to the one API function', () => {
     const fnId = fnOf(prod)[0];
     const routes = Object.values(resources(prod.template, 'AWS::ApiGatewayV2::Route'));
-    assert.deepEqual(routes.map((route) => route.Properties.RouteKey).sort(), ['GET /', 'GET /health', 'GET /openapi.json', 'HEAD /', 'OPTIONS /']);
+    assert.deepEqual(routes.map((route) => route.Properties.RouteKey).sort(), ['ANY /mcp', 'GET /', 'GET /health', 'GET /openapi.json', 'HEAD /', 'OPTIONS /']);
     for (const route of routes) {
       const integrationId = render(route.Properties.Target).replace(/^integrations\/<(.*)>$/, '$1');
       const integration = prod.template.toJSON().Resources[integrationId].Properties;
@@ -88,8 +90,9 @@ describe('the API', () => {
 });
 
 describe('the API function', () => {
-  test('runs the ESM bundle of functions/api.ts on nodejs22.x (nodejs24.x when asked) with room for Chromium, traced, on x86-64', () => {
+  test('runs the ESM bundle of functions/api.ts on nodejs22.x (nodejs24.x when asked) with room for Chromium, traced without answers, on x86-64', () => {
     const fn = fnOf(prod)[1].Properties;
+    assert.equal(envOf(prod).POWERTOOLS_TRACER_CAPTURE_RESPONSE, 'false', 'X-Ray keeps timings, never a body');
     assert.equal(fn.Runtime, 'nodejs22.x');
     assert.equal(fn.Handler, 'functions/api.handler');
     assert.equal(fn.MemorySize, 2048);
@@ -123,18 +126,17 @@ describe('the API function', () => {
     assert.ok(readdirSync(join(staged, 'fonts', 'licenses')).length >= 9, 'each package\'s font licence ships with it');
   });
 
-  test('the function and its layers fit Lambda\'s 250 MB unzipped limit', (t) => {
-    const folderBytes = (dir: string): number =>
-      readdirSync(dir, { withFileTypes: true, recursive: true }).filter((entry) => entry.isFile()).reduce((sum, entry) => sum + statSync(join(entry.parentPath, entry.name)).size, 0);
-    const code = folderBytes(prod.assetDir(fnOf(prod)[1].Properties.Code.S3Key));
+  test('the function and its layers leave at least 15 % of Lambda\'s 250 MiB unzipped limit free', (t) => {
     // The function's own layers (CDK's deployment helper brings one of its own, zipped).
     const all = resources(prod.template, 'AWS::Lambda::LayerVersion');
-    const layers = (fnOf(prod)[1].Properties.Layers as Array<{ Ref: string }>).map(({ Ref }) => [Ref, folderBytes(prod.assetDir(all[Ref]!.Properties.Content.S3Key))] as const);
-    const total = code + layers.reduce((sum, [, bytes]) => sum + bytes, 0);
-    const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
-    t.diagnostic(`function ${mb(code)}, ${layers.map(([id, bytes]) => `${id.replace(/[0-9A-F]{8}$/, '')} ${mb(bytes)}`).join(', ')}: ${mb(total)} of 262.1 MB`);
-    // Lambda's limit is 250 MiB (262 144 000 bytes) for the function and all its layers, unzipped.
-    assert.ok(total < 262_144_000, mb(total));
+    const layers = (fnOf(prod)[1].Properties.Layers as Array<{ Ref: string }>).map(({ Ref }) => ({
+      name: Ref.replace(/[0-9A-F]{8}$/, ''),
+      path: prod.assetDir(all[Ref]!.Properties.Content.S3Key),
+    }));
+    const report = measure([{ name: 'function', path: prod.assetDir(fnOf(prod)[1].Properties.Code.S3Key) }, ...layers]);
+    t.diagnostic(report.summary);
+    assert.equal(report.parts.length, 3, 'the function, the Chromium layer and the fonts layer');
+    assert.ok(report.headroom >= 0.15, report.summary);
   });
 
   test('gets its buckets and CDN address from the resources, and only the settings meant for it', () => {
@@ -286,7 +288,7 @@ describe('the CloudFront distributions', () => {
     assert.equal(render(behavior.OriginRequestPolicyId), `<${requestPolicyId}>`);
     const forwarded = requestPolicy.Properties.OriginRequestPolicyConfig;
     assert.deepEqual(forwarded.QueryStringsConfig, { QueryStringBehavior: 'all' });
-    assert.deepEqual(forwarded.HeadersConfig, { HeaderBehavior: 'whitelist', Headers: ['x-api-key', 'x-glance-hop', 'accept'] });
+    assert.deepEqual(forwarded.HeadersConfig, { HeaderBehavior: 'whitelist', Headers: ['x-api-key', 'x-glance-hop', 'accept', 'cloudfront-viewer-address'] });
     const origin = config.Origins.find((candidate: { Id: string }) => candidate.Id === behavior.TargetOriginId);
     assert.equal(render(origin.DomainName), `<${idOf(prod, 'AWS::ApiGatewayV2::Api', 'Api')}>.execute-api.${REGION}.amazonaws.com`);
     assert.equal(origin.CustomOriginConfig.OriginProtocolPolicy, 'https-only');
@@ -303,6 +305,16 @@ describe('the CloudFront distributions', () => {
     const outputs = dev.template.toJSON().Outputs;
     assert.equal(render(outputs.ApiEndpoint.Value), 'https://api.example.com');
     assert.equal(render(outputs.CdnUrl.Value), 'https://cdn.example.com');
+  });
+
+  test('the HTTP API answers only CloudFront: the function requires the secret the distribution adds to every request', () => {
+    for (const s of [prod, dev]) {
+      const [secretId] = resource(s.template, 'AWS::SecretsManager::Secret', 'OriginSecret');
+      const reference = `{{resolve:secretsmanager:<${secretId}>:SecretString:::}}`;
+      const origin = apiCdn(s).Origins.find((o: { DomainName: unknown }) => render(o.DomainName).includes('execute-api'));
+      assert.deepEqual(origin.OriginCustomHeaders.map((h: { HeaderName: string; HeaderValue: unknown }) => [h.HeaderName, render(h.HeaderValue)]), [['x-glance-origin', reference]]);
+      assert.equal(render(envOf(s).GLANCE_ORIGIN_SECRET), reference);
+    }
   });
 
   test('the outputs name the API endpoint, the raw HTTP API and the CDN', () => {

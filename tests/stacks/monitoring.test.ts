@@ -1,11 +1,15 @@
-/** Alarm routing on a bare CDK stack (no SST synth): an existing SNS topic, which the synthesised stages do not use. */
+/**
+ * Alarm routing on a bare CDK stack (no SST synth): an existing SNS topic, which the synthesised stages do not use;
+ * the warning a stage without any target gets; the optional monthly budget.
+ */
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { App, Stack } from 'aws-cdk-lib';
 import { HttpApi } from 'aws-cdk-lib/aws-apigatewayv2';
-import { Template } from 'aws-cdk-lib/assertions';
+import { Annotations, Match, Template } from 'aws-cdk-lib/assertions';
 import { Code, Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { createMonitoring } from '../../stacks/monitoring.ts';
+import { createBudget } from '../../stacks/budget.ts';
+import { createMonitoring, describeTarget, NOBODY, warnIfNobodyListens } from '../../stacks/monitoring.ts';
 import type { AlarmTarget } from '../../stacks/settings.ts';
 import { ACCOUNT, REGION } from './synth.ts';
 import { render, resources } from './template.ts';
@@ -37,4 +41,34 @@ test('with an e-mail address too, the address is subscribed to that existing top
   const [subscription] = Object.values(resources(template, 'AWS::SNS::Subscription'));
   assert.equal(render(subscription!.Properties.TopicArn), TOPIC);
   assert.equal(subscription!.Properties.Endpoint, 'ops@example.com');
+});
+
+test('a stage whose alarms notify nobody says so at synth, as a CDK warning; one with a target does not', (t) => {
+  const warned = (target: AlarmTarget) => {
+    const stack = new Stack(new App(), 'Warned', { env: { account: ACCOUNT, region: REGION } });
+    t.mock.method(console, 'warn', () => undefined);
+    warnIfNobodyListens(stack, target);
+    return Annotations.fromStack(stack).findWarning('*', Match.stringLikeRegexp('notify NOBODY.*GLANCE_ALARM_EMAIL'));
+  };
+  assert.equal(warned({ email: undefined, topicArn: undefined }).length, 1);
+  assert.equal(warned({ email: 'ops@example.com', topicArn: undefined }).length, 0);
+  assert.equal(describeTarget({ email: undefined, topicArn: undefined }), NOBODY);
+  assert.equal(describeTarget({ email: 'ops@example.com', topicArn: TOPIC }), `ops@example.com, ${TOPIC}`);
+});
+
+test('the monthly budget alerts the e-mail address and the topic at 80 % actual and 100 % forecast spend', () => {
+  const stack = new Stack(new App(), 'Budgeted', { env: { account: ACCOUNT, region: REGION } });
+  createBudget(stack, 50, { email: 'ops@example.com', topicArn: TOPIC });
+  const [budget] = Object.values(resources(Template.fromStack(stack), 'AWS::Budgets::Budget'));
+  assert.deepEqual(budget!.Properties.Budget, {
+    BudgetName: 'Budgeted-monthly',
+    BudgetType: 'COST',
+    TimeUnit: 'MONTHLY',
+    BudgetLimit: { Amount: 50, Unit: 'USD' },
+  });
+  const notifications = budget!.Properties.NotificationsWithSubscribers;
+  assert.deepEqual(notifications.map((n: any) => [n.Notification.NotificationType, n.Notification.Threshold]), [['ACTUAL', 80], ['FORECASTED', 100]]);
+  for (const n of notifications) {
+    assert.deepEqual(n.Subscribers, [{ SubscriptionType: 'EMAIL', Address: 'ops@example.com' }, { SubscriptionType: 'SNS', Address: TOPIC }]);
+  }
 });

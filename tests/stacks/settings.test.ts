@@ -13,7 +13,8 @@ test('nothing configured on a dev stage: no custom domains, an open API, bounded
     apiDomain: undefined,
     apiKeysParameter: undefined,
     throttle: { rate: 10, burst: 20 },
-    reservedConcurrency: 10,
+    reservedConcurrency: undefined,
+    monthlyBudgetUsd: undefined,
     waf: { perIp: undefined, perKey: undefined },
     runtime: 'nodejs22.x',
     logRetentionDays: 30,
@@ -65,7 +66,8 @@ test('throttling takes positive integers', () => {
   assert.throws(() => readSettings('dev', { GLANCE_THROTTLE_BURST: '1.5' }), /GLANCE_THROTTLE_BURST/);
 });
 
-test('reserved concurrency: a positive integer, or off for accounts too small to reserve any', () => {
+test('reserved concurrency: none by default (a new account may be too small for any), a positive integer when set', () => {
+  assert.equal(readSettings('prod', {}).reservedConcurrency, undefined, 'Lambda refuses a reservation leaving under 100 unreserved');
   assert.equal(readSettings('dev', { GLANCE_RESERVED_CONCURRENCY: '25' }).reservedConcurrency, 25);
   assert.equal(readSettings('dev', { GLANCE_RESERVED_CONCURRENCY: 'off' }).reservedConcurrency, undefined);
   assert.throws(() => readSettings('dev', { GLANCE_RESERVED_CONCURRENCY: '0' }), /GLANCE_RESERVED_CONCURRENCY/);
@@ -91,6 +93,13 @@ test('alarms go to an e-mail address, an SNS topic, or both', () => {
   assert.deepEqual(readSettings('dev', { GLANCE_ALARM_EMAIL: 'ops@example.com', GLANCE_ALARM_TOPIC_ARN: topicArn }).alarms, { email: 'ops@example.com', topicArn });
   assert.throws(() => readSettings('dev', { GLANCE_ALARM_EMAIL: 'ops' }), /GLANCE_ALARM_EMAIL/);
   assert.throws(() => readSettings('dev', { GLANCE_ALARM_TOPIC_ARN: 'ops-alerts' }), /GLANCE_ALARM_TOPIC_ARN/);
+});
+
+test('a monthly budget is optional, a positive number of dollars, and needs somewhere to send its alert', () => {
+  assert.equal(readSettings('prod', {}).monthlyBudgetUsd, undefined);
+  assert.equal(readSettings('prod', { GLANCE_BUDGET_USD: '50', GLANCE_ALARM_EMAIL: 'ops@example.com' }).monthlyBudgetUsd, 50);
+  assert.throws(() => readSettings('prod', { GLANCE_BUDGET_USD: '50' }), /GLANCE_ALARM_EMAIL or GLANCE_ALARM_TOPIC_ARN/);
+  assert.throws(() => readSettings('prod', { GLANCE_BUDGET_USD: 'lots', GLANCE_ALARM_EMAIL: 'ops@example.com' }), /GLANCE_BUDGET_USD/);
 });
 
 test('function tuning passes through, the address-policy exemption never does', () => {

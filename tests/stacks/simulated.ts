@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { PNG } from 'pngjs';
 import { TEST_BROWSER_ARGS } from '../helpers/chromium-args.ts';
 import { startS3, type LocalS3 } from '../helpers/s3.ts';
-import { scriptFailures, SCRIPTS_PAGE, SCRIPTS_QUERY } from '../helpers/scripts-page.ts';
+import { scriptFailures, SCRIPTS_PAGE, SCRIPTS_QUERY } from '../../scripts/smoke/glyphs.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { browsersUnder } from '../helpers/processes.ts';
 import { smoke } from '../helpers/smoke.ts';

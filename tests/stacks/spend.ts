@@ -1,16 +1,14 @@
 /**
  * Bounded spend, checked on the synthesised templates deploy.test.ts registers these with: `prod` with every
- * default, `dev` with the optional settings (reserved concurrency 25, a WAF limit of 600 per 5 minutes).
+ * default, `dev` with the optional settings (reserved concurrency 25, a WAF limit of 600 per 5 minutes, a $50 budget).
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import { DOCS_URL } from '../../lib/config.ts';
 import { ERRORS } from '../../lib/errors.ts';
-import { erateBody, ERROR_PAGES_PATH } from '../../stacks/rate-limit.ts';
+
 import type { Synthesized } from './synth.ts';
-import { render, resource } from './template.ts';
+import { render, resource, resources } from './template.ts';
 
 interface Stages {
   readonly prod: Synthesized;
@@ -33,34 +31,27 @@ function assertErate(body: string): void {
 
 export function describeSpend(stages: () => Stages): void {
   describe('bounded spend', () => {
-    test('the function reserves 10 concurrent executions by default, GLANCE_RESERVED_CONCURRENCY when set', () => {
+    test('no reserved concurrency by default (a new account under 110 could not deploy one), GLANCE_RESERVED_CONCURRENCY when set', () => {
       const { prod, dev } = stages();
-      assert.equal(fnOf(prod).ReservedConcurrentExecutions, 10);
+      assert.equal(fnOf(prod).ReservedConcurrentExecutions, undefined);
       assert.equal(fnOf(dev).ReservedConcurrentExecutions, 25);
     });
 
-    test("API Gateway's own 429 reaches callers as ERATE: CloudFront replaces it with a page from a private bucket, never cached", () => {
-      const { prod } = stages();
-      const config = apiCdn(prod);
-      assert.deepEqual(config.CustomErrorResponses, [
-        { ErrorCode: 429, ResponseCode: 429, ResponsePagePath: `${ERROR_PAGES_PATH}/erate.json`, ErrorCachingMinTTL: 0 },
-      ]);
-      const [bucketId] = resource(prod.template, 'AWS::S3::Bucket', 'ErrorPages');
-      const behavior = config.CacheBehaviors.find((b: { PathPattern: string }) => b.PathPattern === `${ERROR_PAGES_PATH}/*`);
-      assert.ok(behavior, 'a behavior serves the error pages');
-      assert.deepEqual(behavior.AllowedMethods, ['GET', 'HEAD']);
-      const origin = config.Origins.find((o: { Id: string }) => o.Id === behavior.TargetOriginId);
-      assert.equal(render(origin.DomainName), `<${bucketId}.RegionalDomainName>`);
-      assert.ok(origin.OriginAccessControlId, 'read through Origin Access Control');
+    test("API Gateway's own 429 passes through as it is: no CloudFront custom error response (429 is not one CloudFront documents), no error-page bucket", () => {
+      const { prod, dev } = stages();
+      for (const s of [prod, dev]) {
+        assert.equal(apiCdn(s).CustomErrorResponses, undefined);
+        assert.equal(Object.keys(resources(s.template, 'AWS::S3::Bucket')).filter((id) => id.startsWith('ErrorPages')).length, 0);
+        s.template.resourceCountIs('Custom::CDKBucketDeployment', 0);
+      }
+    });
 
-      const [, upload] = resource(prod.template, 'Custom::CDKBucketDeployment', 'ErrorPagesDeployment');
-      assert.equal(render(upload.Properties.DestinationBucketName), `<${bucketId}>`);
-      assert.equal(upload.Properties.DestinationBucketKeyPrefix, ERROR_PAGES_PATH.slice(1));
-      assert.equal(upload.Properties.SystemMetadata['content-type'], 'application/json; charset=utf-8');
-      const [key] = upload.Properties.SourceObjectKeys;
-      const uploaded = readFileSync(join(prod.assetDir(key), 'erate.json'), 'utf8');
-      assert.equal(uploaded, erateBody(DOCS_URL));
-      assertErate(uploaded);
+    test('a monthly budget only when asked, alerting the alarm target', () => {
+      const { prod, dev } = stages();
+      prod.template.resourceCountIs('AWS::Budgets::Budget', 0);
+      const [, budget] = resource(dev.template, 'AWS::Budgets::Budget', 'MonthlyBudget');
+      assert.deepEqual(budget.Properties.Budget.BudgetLimit, { Amount: 50, Unit: 'USD' });
+      assert.deepEqual(budget.Properties.NotificationsWithSubscribers[0].Subscribers, [{ SubscriptionType: 'EMAIL', Address: 'ops@example.com' }]);
     });
 
     test('no WAF unless asked: then per-IP and per-key rate rules on the API distribution block with ERATE', () => {

@@ -1,9 +1,9 @@
 /**
  * Synthesises the real SST app offline, the way `sst deploy` does (initProject, sst.config.ts compiled by SST's own
- * loader, App, the config's stacks, then app.finish(), which bundles the function with esbuild and `npm install`s
- * its external packages next to it) minus everything that needs AWS: NODE_ENV=test makes SST skip its
- * bootstrap-stack lookup, the account is a fixed dummy and the credentials are fake. The npm install only needs the
- * registry (or npm's cache).
+ * loader, App, the config's stacks, then app.finish(), which bundles the function with esbuild and runs the stack's
+ * build hook: packages copied from node_modules, sharp's linux-x64 binaries installed) minus everything that needs
+ * AWS: NODE_ENV=test makes SST skip its bootstrap-stack lookup, the account is a fixed dummy and the credentials are
+ * fake. The sharp install only needs the registry (or npm's cache).
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -20,7 +20,7 @@ process.env.AWS_EC2_METADATA_DISABLED = 'true';
 process.env.AWS_ACCESS_KEY_ID ??= 'test';
 process.env.AWS_SECRET_ACCESS_KEY ??= 'test';
 process.env.AWS_REGION ??= 'us-east-1';
-// SST runs a plain `npm install` for the function's external packages: let it use npm's cache before the network.
+// sharp's linux-x64 binaries are installed with npm (stacks/sharp.ts): let it use npm's cache before the network.
 process.env.npm_config_prefer_offline ??= 'true';
 
 export const ACCOUNT = '123456789012';

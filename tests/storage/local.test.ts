@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_RETENTION_MS } from '../../lib/config.ts';
+import { DEFAULT_RETENTION_MS, DEFAULT_STORAGE_MAX_BYTES } from '../../lib/config.ts';
 import { isGlanceError } from '../../lib/errors.ts';
-import { createStorage } from '../../lib/storage/index.ts';
+import { createStorage } from '../../lib/stores.ts';
 import { CDN_URL, storageContract } from './contract.ts';
 
 let root: string;
@@ -18,11 +18,11 @@ after(() => rm(root, { recursive: true, force: true }));
 // A folder that does not exist yet: the storage creates it on first put.
 const dir = () => join(root, 'nested', 'assets');
 
-storageContract('local', (cdnUrl) => createStorage({ kind: 'local', dir: dir(), retention: DEFAULT_RETENTION_MS }, cdnUrl));
+storageContract('local', (cdnUrl) => createStorage({ kind: 'local', dir: dir(), retention: DEFAULT_RETENTION_MS, maxBytes: DEFAULT_STORAGE_MAX_BYTES }, cdnUrl));
 
 describe('local storage', () => {
   test('writes each object as a file named by its key, leaving no temporary files', async () => {
-    const storage = createStorage({ kind: 'local', dir: dir(), retention: DEFAULT_RETENTION_MS }, CDN_URL);
+    const storage = createStorage({ kind: 'local', dir: dir(), retention: DEFAULT_RETENTION_MS, maxBytes: DEFAULT_STORAGE_MAX_BYTES }, CDN_URL);
     const body = randomBytes(4096);
     const { key } = await storage.put(body, 'image/webp');
     assert.ok((await readFile(join(dir(), key))).equals(body));
@@ -31,7 +31,7 @@ describe('local storage', () => {
   });
 
   test('a reader never sees half a file while puts are writing it', async () => {
-    const storage = createStorage({ kind: 'local', dir: join(root, 'atomic'), retention: DEFAULT_RETENTION_MS }, CDN_URL);
+    const storage = createStorage({ kind: 'local', dir: join(root, 'atomic'), retention: DEFAULT_RETENTION_MS, maxBytes: DEFAULT_STORAGE_MAX_BYTES }, CDN_URL);
     for (let round = 0; round < 3; round++) {
       const body = randomBytes(4 * 1024 * 1024);
       const key = `${createHash('sha256').update(body).digest('hex')}.png`;
@@ -51,7 +51,7 @@ describe('local storage', () => {
   });
 
   test('cannot read a file outside its folder', async () => {
-    const storage = createStorage({ kind: 'local', dir: dir(), retention: DEFAULT_RETENTION_MS }, CDN_URL);
+    const storage = createStorage({ kind: 'local', dir: dir(), retention: DEFAULT_RETENTION_MS, maxBytes: DEFAULT_STORAGE_MAX_BYTES }, CDN_URL);
     await storage.put(randomBytes(16), 'image/png');
     await writeFile(join(root, 'nested', 'secret.png'), 'secret');
     assert.equal(await storage.get('../secret.png'), undefined);
@@ -60,7 +60,7 @@ describe('local storage', () => {
   test('a folder that cannot be created fails as EFATAL with the cause kept', async () => {
     const blocker = join(root, 'a-file');
     await writeFile(blocker, 'not a folder');
-    const storage = createStorage({ kind: 'local', dir: join(blocker, 'assets'), retention: DEFAULT_RETENTION_MS }, CDN_URL);
+    const storage = createStorage({ kind: 'local', dir: join(blocker, 'assets'), retention: DEFAULT_RETENTION_MS, maxBytes: DEFAULT_STORAGE_MAX_BYTES }, CDN_URL);
     await assert.rejects(storage.put(randomBytes(16), 'image/png'), (error) => {
       assert.ok(isGlanceError(error));
       assert.equal(error.code, 'EFATAL');
@@ -73,7 +73,7 @@ describe('local storage', () => {
   test('the sweep deletes assets older than the retention and keeps newer ones; a put of stored bytes starts it over', async () => {
     const folder = join(root, 'retention');
     const HOUR = 3_600_000;
-    const storage = createStorage({ kind: 'local', dir: folder, retention: HOUR }, CDN_URL);
+    const storage = createStorage({ kind: 'local', dir: folder, retention: HOUR, maxBytes: DEFAULT_STORAGE_MAX_BYTES }, CDN_URL);
     const [old, young, reused] = [randomBytes(64), randomBytes(64), randomBytes(64)];
     const keys = await Promise.all([old, young, reused].map((body) => storage.put(body, 'image/png')));
     const past = new Date(Date.now() - 2 * HOUR);
@@ -89,7 +89,7 @@ describe('local storage', () => {
   test('named assets are flat files of fixed-length names, one per name, swept like the others', async () => {
     const folder = join(root, 'named');
     const HOUR = 3_600_000;
-    const storage = createStorage({ kind: 'local', dir: folder, retention: HOUR }, CDN_URL);
+    const storage = createStorage({ kind: 'local', dir: folder, retention: HOUR, maxBytes: DEFAULT_STORAGE_MAX_BYTES }, CDN_URL);
     const body = randomBytes(64);
     const long = await storage.put(body, 'application/pdf', undefined, '报告'.repeat(21));
     const short = await storage.put(body, 'application/pdf', undefined, 'a');

@@ -4,8 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DEFAULT_RETENTION_MS } from '../../lib/config.ts';
-import { createStorage, type Storage, type StoredObject } from '../../lib/storage/index.ts';
+import { DEFAULT_RETENTION_MS, DEFAULT_STORAGE_MAX_BYTES } from '../../lib/config.ts';
+import type { Storage, StoredObject } from '../../lib/storage/index.ts';
+import { createStorage } from '../../lib/stores.ts';
 import { serveAsset } from '../../lib/storage/serve.ts';
 import { CDN_URL } from './contract.ts';
 
@@ -16,7 +17,7 @@ const body = randomBytes(3000);
 
 before(async () => {
   dir = await mkdtemp(join(tmpdir(), 'glance-serve-'));
-  storage = createStorage({ kind: 'local', dir, retention: DEFAULT_RETENTION_MS }, CDN_URL);
+  storage = createStorage({ kind: 'local', dir, retention: DEFAULT_RETENTION_MS, maxBytes: DEFAULT_STORAGE_MAX_BYTES }, CDN_URL);
   stored = await storage.put(body, 'image/png');
 });
 after(() => rm(dir, { recursive: true, force: true }));

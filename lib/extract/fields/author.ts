@@ -1,8 +1,8 @@
 import { metaValues, microdataValues } from '../facts.ts';
 import { parseDate } from '../date.ts';
 import { asList, perPage, type FieldSpec, type Rule } from '../rules.ts';
-import { personName } from '../person.ts';
-import { ldNodes, ldText, ldValues, meta, text } from '../sources.ts';
+import { isDesk, personName } from '../person.ts';
+import { declaredLang, ldNodes, ldText, ldValues, meta, text } from '../sources.ts';
 import { asText, typesOf, type JsonObject } from '../jsonld.ts';
 import { normaliseText, textKey } from '../text.ts';
 import { looksLikeUrl } from '../url.ts';
@@ -15,17 +15,28 @@ const MAX_LENGTH = 128;
 const MAX_RAW = 8 * MAX_LENGTH;
 const short = (raw: string): boolean => raw.length <= MAX_RAW;
 
-/** Page furniture that class-name rules pick up next to bylines ("0 comments", "Share", "Sponsored"). */
-const FURNITURE =
-  /^\d|\b(?:comments?|share|follow|log ?in|sign (?:in|up)|subscribe|read more|sponsored|newsletter|menu)\b/i;
+/** Page furniture that class-name rules pick up next to bylines ("0 comments", "Share", "Sponsored"), in the
+ *  corpora's languages. */
+const FURNITURE = new RegExp(
+  '^\\d|(?<![\\p{L}])(?:comments?|about|share|follow|log ?in|sign (?:in|up)|subscribe|read more|sponsored|newsletter|menu|reply|' +
+    'posted on|kommentare?|antworten|anmelden|teilen|folgen|gesponsert|commentaires?|répondre|partager|comentarios?|' +
+    'responder|compartir|commenti|rispondi|condividi|reageer|reacties|delen|odpowiedz|komentarz[ey]?|ответить|комментари[йи])(?![\\p{L}])',
+  'iu',
+);
+/** A comment form's field labels ("Name *", "Name (erforderlich)", "E-Mail:"): never a name. */
+const FORM_LABEL =
+  /^(?:name|your name|nom|nombre|nome|naam|imi[eę]|имя|e-?mail|website|webseite|site web|url)\s*(?:\*|\([^)]{0,30}\)|:)?$/iu;
+/** A commenter's signature ("Jane says:", "Jane sagt:", "Jane dit :"): the comment's author, not the page's. */
+const COMMENTER =
+  /(?<![\p{L}])(?:says|said|wrote|sagt|schreibt|meint|dit|écrit|dice|escribió|disse|scrive|zegt|schreef|skriver|sier|säger|napisał[a]?|pisze|пишет|говорит)\s*:?$/iu;
 
-/** Text found by class names or links is noisy: drop page furniture. */
+/** Text found by class names or links is noisy: drop page furniture, form labels and commenters. */
 const guessed =
   (rule: Rule): Rule =>
   (ctx) =>
     asList(rule(ctx)).filter((value) => {
       const text = normaliseText(value);
-      return !FURNITURE.test(text);
+      return !FURNITURE.test(text) && !FORM_LABEL.test(text) && !COMMENTER.test(text);
     });
 
 /** Stricter still for broad selectors: a full name has two words or more. */
@@ -73,7 +84,8 @@ const BYLINES: readonly Rule[] = [
   strict(text('relAuthor')),
   strict(text('authorClassLink')),
   strict(text('linkInAuthorClass')),
-  strict(text('authorHref')),
+  // A link to the author's own page (`/author/creeny`) names them, one word ("Creeny", a handle) included.
+  guessed(text('authorHref')),
   guessed(text('screenname')),
   strict(text('authorClass')),
   strict(notDate(text('byline'))),
@@ -86,9 +98,24 @@ const BYLINES: readonly Rule[] = [
 
 const META_AUTHOR = meta('author', 'dc.creator', 'dcterms.creator');
 
-/** Without the bylines "By" and "@". */
+/**
+ * What bylines put before the name, in the corpora's languages: "By", "Posted by", "von", "Eingestellt von", "par",
+ * "por", "door", "av", "przez", "Autor:", "автор", "文/", "@"; and author links' "View all posts by", "Alle Beiträge
+ * von". "di", "de" and "da" begin names too ("Da Silva"): only in lower case, before a capital.
+ */
+const BYLINE_PREFIX = new RegExp(
+  '^(?:(?:(?:view |show |see )?(?:all |more )?(?:posts|articles|stories|entries)|(?:zeige )?alle (?:beiträge|artikel)|' +
+    'alles|mehr|voir (?:tous )?les articles|tous les articles|(?:ver )?todas las entradas|todos los artículos|' +
+    'tutti gli articoli|posted|written|words|story|text|reported|published|eingestellt|geschrieben|verfasst|' +
+    'veröffentlicht|erstellt|publié|écrit|rédigé|escrito|publicado|scritto|pubblicato|geschreven|gepubliceerd|' +
+    'skrevet|publicerad|napisane|opublikowane|un documentaire|un article)\\s+)?(?:by|von|par|por|door|av|af|przez)\\s+|' +
+    '^(?:author|autor|auteur|autore|auteur|text|texte|von|by|автор|作者|文|著|撰文|記者)\\s*[:：/／]\\s*|^(?:автор|mehr über|über)\\s+|^@\\s*',
+  'iu',
+);
+
+/** Without the bylines' prefix. */
 const unprefixed = (raw: string): string =>
-  normaliseText(raw).replace(/^(?:(?:posted|written|words|story|text|reported)\s+)?by\s+|^@\s*/i, '').trim();
+  normaliseText(raw).replace(BYLINE_PREFIX, '').replace(/^(?:di|de|da)\s+(?=\p{Lu})/u, '').trim();
 
 /** The candidates of `rule` that are (`site`) or are not the site's own name. */
 const siteNamed =
@@ -98,22 +125,32 @@ const siteNamed =
     return asList(rule(ctx)).filter((raw) => short(raw) && names.has(textKey(unprefixed(raw))) === site);
   };
 
+/** The candidates of `rule` that name someone, not a desk alone. */
+const people =
+  (rule: Rule): Rule =>
+  (ctx) =>
+    asList(rule(ctx)).filter((raw) => !isDesk(unprefixed(raw)));
+
+const PEOPLE_FIRST: readonly Rule[] = [
+  ldAuthors(false),
+  siteNamed(META_AUTHOR, false),
+  // Product pages name their maker as the brand (metascraper's habit, hence Microlink's).
+  ldText('brand.name'),
+  ...BYLINES.map((rule) => siteNamed(rule, false)),
+  ldAuthors(true),
+  // The site as its own author, when nothing on the page names anyone else ("Marketing Land" posts as itself).
+  siteNamed(META_AUTHOR, true),
+  ...BYLINES.map((rule) => siteNamed(rule, true)),
+];
+
 export const author: FieldSpec = {
-  rules: [
-    ldAuthors(false),
-    siteNamed(META_AUTHOR, false),
-    // Product pages name their maker as the brand (metascraper's habit, hence Microlink's).
-    ldText('brand.name'),
-    ...BYLINES.map((rule) => siteNamed(rule, false)),
-    ldAuthors(true),
-    // The site as its own author, when nothing on the page names anyone else ("Marketing Land" posts as itself).
-    siteNamed(META_AUTHOR, true),
-    ...BYLINES.map((rule) => siteNamed(rule, true)),
-  ],
+  // A desk or team byline ("Redaktion", "Editorial Board") is what a reader calls the author of a page that names
+  // nobody else.
+  rules: [...PEOPLE_FIRST.map(people), ...PEOPLE_FIRST],
   accept(raw, ctx) {
     const value = unprefixed(raw);
     if (value === '' || value.length > MAX_LENGTH || looksLikeUrl(value)) return undefined;
-    return personName(value, siteNames(ctx));
+    return personName(value, siteNames(ctx), declaredLang(ctx.facts));
   },
 };
 

@@ -1,7 +1,7 @@
 import { parseDate, writtenTime } from '../date.ts';
 import { microdataValues } from '../facts.ts';
 import { asList, type Context, type FieldSpec, type Rule } from '../rules.ts';
-import { ldText, meta, text } from '../sources.ts';
+import { declaredLang, ldText, meta, text } from '../sources.ts';
 
 /** `<meta>` values whose key contains `part` (`article:published_time`, `og:published_time`, `published_time`). */
 /** More than any page names its date under one naming scheme. */
@@ -42,6 +42,8 @@ const inText: Rule[] = [
   text('dateId'),
   text('dateClass'),
   text('timeClass'),
+  // The dateline under the headline, where a page marks its date up with nothing.
+  text('afterH1'),
 ];
 
 /** A year alone (`"datePublished": 2010`): it names no day, so any dated candidate is a better answer. */
@@ -79,7 +81,8 @@ const zonedTwin =
   (rules: readonly Rule[]): Rule =>
   (ctx) => {
     const raws = candidatesOf(rules, ctx);
-    const first = raws.findIndex((raw) => parseDate(raw) !== undefined);
+    const lang = declaredLang(ctx.facts);
+    const first = raws.findIndex((raw) => parseDate(raw, { lang }) !== undefined);
     const written = first < 0 ? undefined : writtenTime(raws[first]!);
     if (written === undefined || written.zoned) return raws;
     const twin = raws.slice(first + 1).find((raw) => {
@@ -96,5 +99,5 @@ const zonedTwin =
  */
 export const date: FieldSpec = {
   rules: [zonedTwin([...published, ...inText].map(withoutBareYears)), ...modified.map(withoutBareYears), bareYears(dated)],
-  accept: (raw) => parseDate(raw, { keepOffset: true }),
+  accept: (raw, ctx) => parseDate(raw, { keepOffset: true, lang: declaredLang(ctx.facts) }),
 };

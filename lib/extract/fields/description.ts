@@ -1,5 +1,4 @@
 import { asList, perPage, type FieldSpec, type Rule } from '../rules.ts';
-import { texts } from '../facts.ts';
 import { ldText, meta, ofType } from '../sources.ts';
 import { normaliseText, textKey } from '../text.ts';
 
@@ -9,8 +8,6 @@ const RULES: readonly Rule[] = [
   meta('description'),
   meta('dc.description', 'dcterms.description', 'dcterms.abstract'),
   ldText('description'),
-  // Readability's habit: with nothing declared, the first paragraph that reads like prose.
-  ({ facts }) => texts(facts, 'paragraph').filter((p) => p.length >= 40 && p.split(' ').length >= 6),
 ];
 
 const SITE_WIDE = ofType('WebSite', 'Organization', 'NewsMediaOrganization', 'Corporation');

@@ -23,6 +23,8 @@ export interface PlaygroundOptions {
    * images are upgraded instead, as a secure page must not load them.
    */
   readonly plainHttp: boolean;
+  /** Where the MCP endpoint answers, which the page points agents to. */
+  readonly mcpPath: string;
 }
 
 export interface Playground {

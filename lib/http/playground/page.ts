@@ -3,12 +3,15 @@
  * script fills the page with DOM calls (textContent, attributes), never markup. The only difference between
  * deployments is whether the API key field is there.
  */
+import { DOCS_URL } from '../../config.ts';
 import { SCRIPT } from './script.ts';
 import { STYLE } from './style.ts';
 
 export interface PageOptions {
   /** The deployment checks `x-api-key` (lib/http/api-keys.ts): the form asks for one. */
   readonly keyed: boolean;
+  /** Where the MCP endpoint answers (lib/mcp/), which the page points agents to. */
+  readonly mcpPath: string;
 }
 
 const KEY_FIELD = `
@@ -16,7 +19,10 @@ const KEY_FIELD = `
         <label>API key <input id="key" type="password" autocomplete="off" spellcheck="false" required placeholder="sent as x-api-key"></label>
       </fieldset>`;
 
-export const pageHtml = ({ keyed }: PageOptions): string => `<!doctype html>
+/** The README's MCP section, beside the error section the payloads' `more` names. */
+const MCP_DOCS = DOCS_URL.replace(/#.*$/, '#mcp-ai-agents');
+
+export const pageHtml = ({ keyed, mcpPath }: PageOptions): string => `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -29,7 +35,9 @@ export const pageHtml = ({ keyed }: PageOptions): string => `<!doctype html>
 <main>
   <h1>Glance playground</h1>
   <p class="lead">Give it a URL; see what the API answers. Programs calling <code>GET /?url=…</code> get the JSON
-  directly; this page is only shown to browsers asking for <code>/</code> without a query.</p>
+  directly; this page is only shown to browsers asking for <code>/</code> without a query. AI agents (Claude, Cursor,
+  VS Code…) use the same service over the Model Context Protocol at <a id="mcp" href="${mcpPath}"><code>${mcpPath}</code></a>:
+  <a href="${MCP_DOCS}" target="_blank" rel="noopener noreferrer">client setup and tools</a>.</p>
   <form id="form" action="" method="get" autocomplete="off">
     <input id="url" name="url" type="url" required placeholder="https://example.com" spellcheck="false">
     <fieldset>

@@ -4,9 +4,12 @@ import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
 import { workerGuess } from '../../work/charset.ts';
 import { needsHtml, type Step } from '../context.ts';
 
-export const fetch: Step = {
+/** Reads `page` to know whether the render step loaded it already. */
+export const fetch: Step<true> = {
   name: 'fetch',
-  wants: ({ page, wanted }) => page === undefined && needsHtml(wanted),
+  reads: ['page'],
+  writes: ['page', 'mode'],
+  wants: ({ page, wanted }) => (page === undefined && needsHtml(wanted)) || undefined,
   async run(ctx) {
     const { url, options, budget, deps } = ctx;
     ctx.mode = 'fetch';

@@ -3,16 +3,17 @@
  * the provider registry are loaded on the first request that asks, so the metadata path never reads them.
  */
 import { ANSWER_RESERVE_MS, OEMBED_MS } from '../../time/limits.ts';
+import type { IframeOptions } from '../../query/options.ts';
 import type { Step } from '../context.ts';
 import { parsedPage } from '../parsed.ts';
 
-export const iframe: Step = {
+export const iframe: Step<IframeOptions> = {
   name: 'iframe',
-  wants: ({ wanted }) => wanted.iframe,
-  async run(ctx) {
-    const { options, budget, deps, url, page } = ctx;
-    if (options.iframe === false) return;
-    const sizes = options.iframe;
+  reads: ['page'],
+  writes: ['data.iframe'],
+  wants: ({ wanted, options }) => (wanted.iframe && options.iframe !== false ? options.iframe : undefined),
+  async run(ctx, sizes) {
+    const { budget, deps, url, page } = ctx;
     await ctx.timings.measure('iframe', async () => {
       const [{ findIframe }, providers] = await Promise.all([import('../../oembed/index.ts'), deps.oembedProviders()]);
       const urls = [...new Set([url.href, ...(page ? [page.url] : [])])];

@@ -4,14 +4,17 @@
  */
 import { boundedHtml, boundedMeta } from '../../insights/signals.ts';
 import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
+import type { LoadedPage } from '../../fetch/document.ts';
 import type { Step } from '../context.ts';
 import { parsedPage } from '../parsed.ts';
 
-export const insights: Step = {
+export const insights: Step<{ page: LoadedPage | undefined }> = {
   name: 'insights',
-  wants: ({ wanted }) => wanted.technologies,
-  async run(ctx) {
-    const { page, deps, budget } = ctx;
+  reads: ['page'],
+  writes: ['data.insights'],
+  wants: ({ wanted, page }) => (wanted.technologies ? { page } : undefined),
+  async run(ctx, { page }) {
+    const { deps, budget } = ctx;
     const facts = (await parsedPage(ctx))?.facts;
     await ctx.timings.measure('insights', async () => {
       const technologies =

@@ -7,6 +7,7 @@
  */
 import { mediaFromStored } from '../../media/object.ts';
 import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
+import type { LighthouseOptions } from '../../query/options.ts';
 import type { Step } from '../context.ts';
 import { pageSetup } from '../render-request.ts';
 
@@ -24,13 +25,14 @@ export const INLINE_MAX_BYTES = 3 * 1024 * 1024;
 
 const CONTENT_TYPES = { json: 'application/json', html: 'text/html', csv: 'text/csv' } as const;
 
-export const lighthouse: Step = {
+/** Loads the target itself, in a browser of its own: it reads nothing earlier steps leave. */
+export const lighthouse: Step<LighthouseOptions> = {
   name: 'lighthouse',
-  wants: ({ wanted }) => wanted.lighthouse !== false,
-  async run(ctx) {
-    const { wanted, url, options, budget, deps } = ctx;
-    if (wanted.lighthouse === false) return;
-    const settings = wanted.lighthouse;
+  reads: [],
+  writes: ['data.insights'],
+  wants: ({ wanted }) => wanted.lighthouse || undefined,
+  async run(ctx, settings) {
+    const { url, options, budget, deps } = ctx;
     await ctx.timings.measure('lighthouse', async () => {
       const reportBudget = budget.slice(LIGHTHOUSE_MS, ANSWER_RESERVE_MS + STORE_RESERVE_MS);
       const { resolver } = deps;

@@ -3,19 +3,22 @@
  * or a custom rule's `evaluate`. The rendered DOM is kept for extraction only when fields are wanted; the overlay, when
  * asked for, is drawn inside the same page work.
  */
+import type { LoadedPage } from '../../fetch/document.ts';
 import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
 import { needsHtml, type Context, type Step } from '../context.ts';
 import { renderRequest } from '../render-request.ts';
 
-export const render: Step = {
+/** The first step: nothing is loaded before it. */
+export const render: Step<true> = {
   name: 'render',
-  wants: ({ page, wanted, options }) =>
-    page === undefined && (wanted.screenshot || wanted.pdf || options.prerender === true || wanted.evaluate.length > 0),
-  run: (ctx) => renderPage(ctx, needsHtml(ctx.wanted)),
+  reads: [],
+  writes: ['page', 'mode', 'evaluated', 'captures'],
+  wants: ({ wanted, options }) => (wanted.screenshot || wanted.pdf || options.prerender === true || wanted.evaluate.length > 0) || undefined,
+  run: async (ctx) => void (await renderPage(ctx, needsHtml(ctx.wanted))),
 };
 
-/** Renders the target into the context; also the prerender=auto upgrade of a client-side shell. */
-export async function renderPage(ctx: Context, html: boolean): Promise<void> {
+/** Renders the target into the context, answering the page it loaded; also the prerender=auto upgrade of a client-side shell. */
+export async function renderPage(ctx: Context, html: boolean): Promise<LoadedPage> {
   const { url, options, budget, timings, wanted, deps } = ctx;
   const request = await renderRequest({
     url,
@@ -35,4 +38,5 @@ export async function renderPage(ctx: Context, html: boolean): Promise<void> {
   const { statusCode, headers, redirects } = result;
   ctx.page = { url: result.url, statusCode, headers, redirects, content: { kind: 'html', html: result.html ?? '' } };
   ctx.parsed = undefined;
+  return ctx.page;
 }

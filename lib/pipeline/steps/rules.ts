@@ -9,6 +9,8 @@ import { utf8Pieces } from '../../text/pieces.ts';
 import type { MediaType } from '../../rules/types.ts';
 import { Semaphore } from '../../time/semaphore.ts';
 import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
+import type { LoadedPage } from '../../fetch/document.ts';
+import type { DataRules } from '../../rules/rule.ts';
 import type { Step } from '../context.ts';
 
 /** Media probes of the rules of one request at once (the default fields' ping has its own bound). */
@@ -19,12 +21,14 @@ const PING_CONCURRENCY = 16;
  */
 export const MAX_RULE_MEDIA = 32;
 
-export const rules: Step = {
+/** Reads `media` to take out the fields its rules replace. */
+export const rules: Step<{ page: LoadedPage; rules: DataRules }> = {
   name: 'rules',
-  wants: ({ page, wanted }) => page !== undefined && wanted.rules !== undefined,
-  async run(ctx) {
-    const { page, wanted, options, budget, deps, timings } = ctx;
-    if (!page || !wanted.rules) return;
+  reads: ['page', 'evaluated', 'media'],
+  writes: ['data.rules', 'media'],
+  wants: ({ page, wanted }) => (page && wanted.rules ? { page, rules: wanted.rules } : undefined),
+  async run(ctx, { page, rules: dataRules }) {
+    const { options, budget, deps, timings } = ctx;
     const slots = new Semaphore(PING_CONCURRENCY);
     const probeDeps = { policy: deps.config.policy, userAgent: deps.config.userAgent, resolver: deps.resolver, outbound: ctx.outbound, hop: ctx.hop, nestedProof: deps.nestedProof, cache: deps.pingCache };
     const workBudget = budget.slice(Infinity, ANSWER_RESERVE_MS);
@@ -34,7 +38,6 @@ export const rules: Step = {
       return slots.run(async () => (await pingMedia({ [type]: [url] }, options.ping, workBudget, probeDeps))[type] ?? null);
     };
     const { content } = page;
-    const dataRules = wanted.rules;
     const values = await timings.measure('rules', async () => {
       // The page goes to the worker as bytes it takes over, encoded here a piece at a time (lib/text/pieces.ts).
       const text = content.kind === 'html' ? content.html : content.kind === 'text' ? content.text : undefined;

@@ -1,13 +1,15 @@
 /** Puts the screenshot and PDF in storage; their media objects are complete without a ping (docs/CONTRACT.md §4). */
 import { mediaFromStored } from '../../media/object.ts';
 import { mimeOf } from '../../media/types.ts';
-import type { Step } from '../context.ts';
+import type { Context, Step } from '../context.ts';
 
-export const store: Step = {
+export const store: Step<Context['captures']> = {
   name: 'store',
-  wants: ({ captures }) => captures.screenshot !== undefined || captures.pdf !== undefined,
-  async run(ctx) {
-    const { captures, budget, deps, data, options } = ctx;
+  reads: ['captures'],
+  writes: ['data.captures'],
+  wants: ({ captures }) => (captures.screenshot !== undefined || captures.pdf !== undefined ? captures : undefined),
+  async run(ctx, captures) {
+    const { budget, deps, data, options } = ctx;
     await ctx.timings.measure('store', async () => {
       const signal = budget.signal();
       const { screenshot, pdf } = captures;
