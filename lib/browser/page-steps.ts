@@ -1,9 +1,11 @@
 /**
  * A render's work in its page, as ordered steps over the open page (the pipeline's habit, lib/pipeline/): each says
- * from the job whether it has work to do, and does it. The order is the contract (docs/CONTRACT.md §2): selectors
- * are checked before anything loads, adblock and the consent watch are on before the navigation, page actions run
- * once the page has loaded, consent banners are answered before any capture, and the html is read before anything a
- * capture does to the page (the code view replaces the document; the overlay's background is painted in the page).
+ * from the job whether it has work to do, answering what the work is about, and does it with that. The order is the
+ * contract (docs/CONTRACT.md §2): selectors are checked before anything loads, adblock and the consent watch are on
+ * before the navigation, page actions run once the page has loaded, consent banners are answered before any capture,
+ * and the html, evaluate and PDF read the page before anything a capture does to it (the code view replaces the
+ * document; the overlay's background is painted in the page). Each step declares what of the job it reads and writes
+ * and which steps it follows; lib/step-order.ts checks PAGE_STEPS against that as this module loads.
  *
  * Budget: loading and page actions stop short of the request's budget by a capture reserve, so a slow page still
  * leaves time to capture what loaded.
@@ -12,7 +14,8 @@ import type { WorkPool } from '../work/pool.ts';
 import type { AdblockSettings } from '../config.ts';
 import { CAPTURE_RESERVE_MS, CAPTURE_RESERVE_SHARE, CONSENT_MS } from '../time/limits.ts';
 import type { Budget } from '../time/budget.ts';
-import type { ScreenshotOptions } from '../query/options.ts';
+import { inCheckedOrder, runSteps, type Step } from '../step-order.ts';
+import type { OverlayOptions, ScreenshotOptions } from '../query/options.ts';
 import { checkSelectors, prepare, stopAnimations } from './actions.ts';
 import { enableAdblock } from './adblock.ts';
 import type { Lap } from './admission.ts';
@@ -59,11 +62,19 @@ export interface PageJob {
   readonly captured: Pick<RenderResult, 'html' | 'evaluated' | 'screenshot' | 'pdf'>;
 }
 
-export interface PageStep {
-  readonly name: string;
-  wants(job: PageJob): boolean;
-  run(job: PageJob): Promise<void>;
-}
+/** What page steps hand on to later ones through the job, by its path in PageJob. */
+export type PagePart =
+  | 'consent'
+  | 'loading'
+  | 'navigation'
+  | 'captured.html'
+  | 'captured.evaluated'
+  | 'captured.screenshot'
+  | 'captured.pdf'
+  | 'finishing.composing';
+
+/** One step of a render's page work (lib/step-order.ts's Step over the page job). */
+export type PageStep<Input = unknown> = Step<PageJob, PagePart, Input>;
 
 function selectorsOf(actions: PageActions, shot: ScreenshotOptions | undefined): Array<[string, string]> {
   return [
@@ -74,22 +85,30 @@ function selectorsOf(actions: PageActions, shot: ScreenshotOptions | undefined):
   ];
 }
 
-const navigated = (job: PageJob): { navigation: Navigation; loading: Budget } => {
-  if (!job.navigation || !job.loading) throw new Error(`The page step ran before the navigation.`);
-  return { navigation: job.navigation, loading: job.loading };
+const navigated = (job: PageJob): Navigation => {
+  if (!job.navigation) throw new Error('The page steps ended without a navigation.');
+  return job.navigation;
 };
 
-const always = (): boolean => true;
+/** Steps that read the page as loaded and prepared: after page actions and the consent banners' answers. */
+const PREPARED = ['actions', 'consent'];
 
-const selectors: PageStep = {
+const selectors: PageStep<Array<[string, string]>> = {
   name: 'selectors',
-  wants: always,
-  run: ({ open, request }) => checkSelectors(open.page, selectorsOf(request.load.actions, request.capture.screenshot)),
+  reads: [],
+  writes: [],
+  wants: ({ request }) => {
+    const found = selectorsOf(request.load.actions, request.capture.screenshot);
+    return found.length > 0 ? found : undefined;
+  },
+  run: ({ open }, found) => checkSelectors(open.page, found),
 };
 
-const adblock: PageStep = {
+const adblock: PageStep<true> = {
   name: 'adblock',
-  wants: ({ request }) => request.load.adblock,
+  reads: [],
+  writes: ['consent'],
+  wants: ({ request }) => request.load.adblock || undefined,
   async run(job) {
     const { open, request, deps } = job;
     await enableAdblock(open.page, deps.adblock, deps.work);
@@ -99,9 +118,13 @@ const adblock: PageStep = {
   },
 };
 
-const navigation: PageStep = {
+const navigation: PageStep<true> = {
   name: 'navigate',
-  wants: always,
+  reads: [],
+  writes: ['loading', 'navigation'],
+  // Nothing loads before the selectors are known good and the blocking is on.
+  follows: ['selectors', 'adblock'],
+  wants: () => true,
   async run(job) {
     const { open, request } = job;
     const { budget, capture, load } = request;
@@ -114,96 +137,121 @@ const navigation: PageStep = {
   },
 };
 
-const actions: PageStep = {
+const actions: PageStep<Budget> = {
   name: 'actions',
-  wants: always,
-  async run(job) {
-    await prepare(job.open, job.request.load.actions, navigated(job).loading);
+  reads: ['loading'],
+  writes: [],
+  wants: ({ loading }) => loading,
+  async run(job, loading) {
+    await prepare(job.open, job.request.load.actions, loading);
     job.lap('actions');
   },
 };
 
-const consent: PageStep = {
+const consent: PageStep<{ watch: Consent; loading: Budget }> = {
   name: 'consent',
-  wants: ({ consent }) => consent !== undefined,
-  async run(job) {
+  reads: ['consent', 'loading'],
+  writes: [],
+  wants: ({ consent: watch, loading }) => (watch && loading ? { watch, loading } : undefined),
+  async run(job, { watch, loading }) {
     job.open.phase = 'while dismissing consent banners';
-    await job.consent?.settled(navigated(job).loading.slice(CONSENT_MS));
-    await job.consent?.stop();
+    await watch.settled(loading.slice(CONSENT_MS));
+    await watch.stop();
     job.lap('consent');
   },
 };
 
-const html: PageStep = {
+const html: PageStep<true> = {
   name: 'html',
-  wants: ({ request }) => request.capture.html === true,
+  reads: [],
+  writes: ['captured.html'],
+  follows: PREPARED,
+  wants: ({ request }) => request.capture.html,
   async run({ open, captured }) {
     captured.html = await open.page.content();
   },
 };
 
-const evaluate: PageStep = {
+const evaluate: PageStep<readonly string[]> = {
   name: 'evaluate',
-  wants: ({ request }) => (request.capture.evaluate?.length ?? 0) > 0,
-  async run({ open, request, captured }) {
-    captured.evaluated = await evaluateAll(open.page, request.capture.evaluate ?? [], request.budget);
+  reads: [],
+  writes: ['captured.evaluated'],
+  follows: PREPARED,
+  wants: ({ request }) => (request.capture.evaluate?.length ? request.capture.evaluate : undefined),
+  async run({ open, request, captured }, sources) {
+    captured.evaluated = await evaluateAll(open.page, sources, request.budget);
   },
 };
 
 /** A JSON, plain-text or source answer is shown highlighted in `codeScheme`, not in Chromium's raw text view. */
-const codeLanguageOf = (job: PageJob): string | undefined => {
-  const shot = job.request.capture.screenshot;
-  return shot && !shot.element ? codeLanguage(navigated(job).navigation.headers['content-type']) : undefined;
-};
-
-const codeScheme: PageStep = {
+const codeScheme: PageStep<{ language: string; scheme: ScreenshotOptions['codeScheme'] }> = {
   name: 'codeScheme',
-  wants: (job) => codeLanguageOf(job) !== undefined,
-  async run(job) {
-    const { open, request } = job;
-    const language = codeLanguageOf(job);
+  reads: ['navigation'],
+  writes: [],
+  // The code view replaces the document they read.
+  follows: ['html', 'evaluate'],
+  wants: ({ request, navigation: loaded }) => {
     const shot = request.capture.screenshot;
-    if (language && shot) await showCode(open, language, shot.codeScheme, request.budget);
+    const language = shot && !shot.element && loaded ? codeLanguage(loaded.headers['content-type']) : undefined;
+    return shot && language ? { language, scheme: shot.codeScheme } : undefined;
   },
+  run: ({ open, request }, { language, scheme }) => showCode(open, language, scheme, request.budget),
 };
 
-const screenshotStep: PageStep = {
+const screenshotStep: PageStep<ScreenshotOptions> = {
   name: 'screenshot',
-  wants: ({ request }) => request.capture.screenshot !== undefined,
-  async run(job) {
-    const { open, request, finishing, captured, deps } = job;
-    const shot = request.capture.screenshot;
-    if (!shot) return;
+  reads: [],
+  writes: ['captured.screenshot', 'finishing.composing'],
+  follows: [...PREPARED, 'codeScheme'],
+  wants: ({ request }) => request.capture.screenshot,
+  async run(job, shot) {
+    const { open, request, finishing, captured } = job;
     const { raw, final } = await screenshot(open, shot, request.setup.viewport, request.budget);
     captured.screenshot = raw;
     // Counted once, however many attempts withPage makes.
     finishing.done ??= finishing.begin();
     finishing.composing = final;
-    if (shot.overlay) {
-      job.lap('screenshot');
-      const output = { type: shot.type, quality: shot.quality };
-      finishing.composing = await frame(open, raw, shot.overlay, output, request.budget, { ...deps.frame, outbound: request.outbound });
-    }
+    if (shot.overlay) job.lap('screenshot');
   },
 };
 
-const pdf: PageStep = {
+const pdf: PageStep<NonNullable<RenderRequest['capture']['pdf']>> = {
   name: 'pdf',
-  wants: ({ request }) => request.capture.pdf !== undefined,
-  async run({ open, request, captured }) {
-    if (request.capture.pdf) captured.pdf = await printPdf(open, request.capture.pdf, request.budget);
+  reads: [],
+  writes: ['captured.pdf'],
+  follows: PREPARED,
+  wants: ({ request }) => request.capture.pdf,
+  async run({ open, request, captured }, options) {
+    captured.pdf = await printPdf(open, options, request.budget);
   },
 };
 
-/** In their order (the file's header). */
-export const PAGE_STEPS: readonly PageStep[] = [selectors, adblock, navigation, actions, consent, html, evaluate, codeScheme, screenshotStep, pdf];
+/** The screenshot framed (framing.ts), composed once the page is done. */
+const overlay: PageStep<{ overlay: OverlayOptions; shot: ScreenshotOptions; raw: Screenshot }> = {
+  name: 'overlay',
+  reads: ['captured.screenshot'],
+  writes: ['finishing.composing'],
+  // Its background may be painted in the page, which replaces the document they read.
+  follows: ['html', 'evaluate', 'pdf'],
+  wants: ({ request, captured }) => {
+    const shot = request.capture.screenshot;
+    return shot?.overlay && captured.screenshot ? { overlay: shot.overlay, shot, raw: captured.screenshot } : undefined;
+  },
+  async run({ open, request, finishing, deps }, { overlay: settings, shot, raw }) {
+    const output = { type: shot.type, quality: shot.quality };
+    finishing.composing = await frame(open, raw, settings, output, request.budget, { ...deps.frame, outbound: request.outbound });
+  },
+};
+
+/** In their order (the file's header), checked against their declarations as this module loads. */
+export const PAGE_STEPS: readonly PageStep[] = inCheckedOrder(
+  [selectors, adblock, navigation, actions, consent, html, evaluate, codeScheme, screenshotStep, pdf, overlay],
+  'The page steps',
+);
 
 /** Runs the steps that have work to do, in order, and answers what they captured with the page's response. */
 export async function runPageSteps(job: PageJob): Promise<RenderResult> {
-  for (const step of PAGE_STEPS) {
-    if (step.wants(job)) await step.run(job);
-  }
+  await runSteps(PAGE_STEPS, job);
   job.lap('capture');
-  const { navigation: response } = navigated(job);
-  return { ...response, ...job.captured, refused: job.open.proxy.refused.map((failure) => failure.target), timings: job.timings };
+  return { ...navigated(job), ...job.captured, refused: job.open.proxy.refused.map((failure) => failure.target), timings: job.timings };
 }
