@@ -218,7 +218,7 @@ export const afterInit: Promise<void> = new Promise((resolve) => setImmediate(re
  * and Lighthouse are loaded beside it, so none holds a request's event loop either. Capped well inside init's 10 s
  * limit; what takes longer goes on, and the first request shares it. Without it a metadata request's cold start pays
  * for none of them: the engine loads with the first adblocked capture (tens of milliseconds), and a report starts the
- * seconds-long Lighthouse import only with time to spare (README, Architecture → "Where CPU work runs").
+ * seconds-long Lighthouse import only with time to spare (docs/architecture.md → "Where CPU work runs").
  */
 if (config.browserAtInit) {
   // A failure here is the first request's to meet and report, with its request id: init itself must not fail.

@@ -231,7 +231,7 @@ async function main(): Promise<void> {
   // fault of ours on stderr (lib/http/fault.ts: every EFATAL's cause, with its request id).
   const onAnswered = (record: AccessRecord) => console.log(JSON.stringify({ msg: 'answered', ...record }));
   const app = createApp(config, { onFault: logFault, onAnswered });
-  // What a first request would otherwise load on its clock, loaded before the first is taken (README, Architecture →
+  // What a first request would otherwise load on its clock, loaded before the first is taken (docs/architecture.md →
   // "Where CPU work runs"). What fails to load is said once, here, as a fault record (a corrupt or mismatched adblock
   // engine, say); its requests then answer EFATAL at once, each logged with its request id, and the others are served.
   const preparing = Date.now();

@@ -29,7 +29,7 @@ export interface Config {
   readonly embedProxyMaxBytes: number;
   /** Default user agent sent to targets (a current desktop Chrome; many sites answer bots differently). */
   readonly userAgent: string;
-  /** Where the README's error section lives; the error payload's `more`. */
+  /** Where the docs' error section lives (docs/errors.md); the error payload's `more`. */
   readonly docsUrl: string;
   /** Where stored images and PDFs live: S3 when a bucket is configured, else a folder served by the local service. */
   readonly storage: StorageSettings;
@@ -41,7 +41,7 @@ export interface Config {
    * Which Chromium to run: `lambda` uses @sparticuz/chromium from its layer; `local` finds Debian's or `path`.
    * `processes` (GLANCE_CHROMIUM_MODE): `multi`, one long-lived browser whose pages each get an isolated context
    * and renderer; `single`, `--single-process`, where only the default context works, so each page gets a
-   * browser of its own, launched for it and closed after it (README, Browser lifecycle).
+   * browser of its own, launched for it and closed after it (docs/deployment.md, Browser lifecycle).
    */
   readonly chromium: { readonly mode: 'lambda' | 'local'; readonly path: string | undefined; readonly processes: ChromiumProcesses };
   /** Chromium flags added to Glance's own (tests and benchmarks keep Chromium's DNS on the machine with them). */
@@ -56,7 +56,7 @@ export interface Config {
   readonly browserMaxPages: number;
   /**
    * GLANCE_BROWSER_SPARE: while a page slot is free, the next request's isolated context, proxy and blank page are
-   * made ahead (lib/browser/spare.ts), at the memory of one idle renderer (README, Browser lifecycle). On by default
+   * made ahead (lib/browser/spare.ts), at the memory of one idle renderer (docs/deployment.md, Browser lifecycle). On by default
    * in `multi` mode. In `single` mode (Lambda's default) a spare is a whole idle browser per instance, made on the
    * CPU the request's own capture is using: there it defaults on only with GLANCE_BROWSER_AT_INIT, whose launch it is.
    */
@@ -143,7 +143,10 @@ export type StorageSettings =
 export const DEFAULT_USER_AGENT =
   'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
 
-export const DOCS_URL = 'https://github.com/glance-api/glance#errors';
+/** The manual (docs/) as the repository shows it; the error payload's `more` is its error page. */
+export const DOCS_BASE = 'https://github.com/glance-api/glance/blob/HEAD/docs/';
+
+export const DOCS_URL = `${DOCS_BASE}errors.md`;
 
 /** `embed.proxy`'s default limit: the same as a page's (GLANCE_MAX_BODY_BYTES), room for any og:image or logo. */
 export const DEFAULT_EMBED_PROXY_MAX_BYTES = 10 * 1024 * 1024;

@@ -1,6 +1,6 @@
 /**
  * The jobs a worker runs (lib/work/worker.ts): every piece of CPU work over what a stranger controls that is not
- * the default extraction (README, Architecture → "Where CPU work runs"). Each entry loads its module on the job's
+ * the default extraction (docs/architecture.md → "Where CPU work runs"). Each entry loads its module on the job's
  * first task, or as the worker starts when the pool preloads it, and adapts it to the one calling shape: an input
  * that crosses threads by structured clone, and the functions the main thread lends the task.
  *

@@ -89,7 +89,7 @@ export function Glance({ app, stack }: StackContext) {
     timeout: 30,
     tracing: 'active',
     // When set, the most instances (each with its Chromium) that callers can buy at once, and never starved by
-    // other functions of the account: the bound on compute spend (README, What it costs). Not by default: Lambda
+    // other functions of the account: the bound on compute spend (docs/deployment.md, What it costs). Not by default: Lambda
     // refuses a reservation leaving the account fewer than 100 unreserved (stacks/settings.ts).
     ...(settings.reservedConcurrency ? { reservedConcurrentExecutions: settings.reservedConcurrency } : {}),
     layers: [chromium, fonts],

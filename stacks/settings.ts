@@ -81,7 +81,7 @@ export class SettingsError extends Error {
  */
 const PASS_THROUGH = ['GLANCE_MAX_BODY_BYTES', 'GLANCE_EMBED_PROXY_MAX_BYTES', 'GLANCE_USER_AGENT', 'GLANCE_DOCS_URL', 'GLANCE_CACHE', 'GLANCE_CHROMIUM_MODE'] as const;
 /**
- * Browser switches (README, Configuration), checked here so a typo fails the deploy rather than every cold start:
+ * Browser switches (docs/deployment.md, Configuration), checked here so a typo fails the deploy rather than every cold start:
  * GLANCE_BROWSER_AT_INIT starts Chromium in the init phase (for deployments that mostly take screenshots),
  * GLANCE_BROWSER_SPARE=false keeps no spare page.
  */
@@ -148,7 +148,7 @@ function apiKeysParameter(env: Env, stage: string): string | undefined {
 /**
  * None by default: Lambda keeps 100 concurrent executions of an account unreserved, so reserving 10 fails the deploy
  * of every account whose limit is under 110, as new accounts' often are. 10 (~4 screenshots/s) once the account's
- * limit allows it is the bound README's "What it costs" works out; `off` is the default said aloud.
+ * limit allows it is the bound docs/deployment.md's "What it costs" works out; `off` is the default said aloud.
  */
 function reservedConcurrency(env: Env): number | undefined {
   if (env.GLANCE_RESERVED_CONCURRENCY?.trim().toLowerCase() === 'off') return undefined;
@@ -235,7 +235,7 @@ export function readSettings(stage: string, env: Env = process.env): Settings {
     apiDomain: domain(env, 'GLANCE_API_DOMAIN', 'GLANCE_API_CERTIFICATE_ARN'),
     apiKeysParameter: keys,
     // Each request may hold a Chromium for up to 28 s: the defaults keep one burst of callers from buying
-    // hundreds of concurrent browsers (README, What it costs: the worst case at these defaults).
+    // hundreds of concurrent browsers (docs/deployment.md, What it costs: the worst case at these defaults).
     throttle: Object.freeze({ rate: positive(env, 'GLANCE_THROTTLE_RATE', 10), burst: positive(env, 'GLANCE_THROTTLE_BURST', 20) }),
     reservedConcurrency: reservedConcurrency(env),
     monthlyBudgetUsd: monthlyBudgetUsd(env, alarms),

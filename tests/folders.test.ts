@@ -1,5 +1,5 @@
 /**
- * Data flows one way between the folders of lib/ (README, Architecture): no two folders import each other, so each
+ * Data flows one way between the folders of lib/ (docs/architecture.md): no two folders import each other, so each
  * folder can be read, tested and changed knowing only the folders below it. Every import counts: static, dynamic,
  * re-exports and type-only ones (a type shared both ways is a concern split in two). Files at lib/'s root (app.ts,
  * config.ts, errors.ts, the wiring) are no folder and are left out.

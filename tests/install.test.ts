@@ -1,5 +1,5 @@
 /**
- * `npm ci` on every machine an operator deploys from (docs: README, Deployment). Node 22 comes from one optional
+ * `npm ci` on every machine an operator deploys from (docs/deployment.md). Node 22 comes from one optional
  * package per platform; a package limited to some os/cpu that is not optional stops `npm ci` with EBADPLATFORM
  * everywhere else. npm's own platform overrides (`--os`, `--cpu`) show which packages each machine would get,
  * from the lock file and the npm cache, without installing anything.

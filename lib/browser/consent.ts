@@ -1,5 +1,5 @@
 /**
- * Consent banners (README "Adblock"): with `adblock`, DuckDuckGo's autoconsent runs in every frame of the page as its
+ * Consent banners (docs/parameters.md "Adblock"): with `adblock`, DuckDuckGo's autoconsent runs in every frame of the page as its
  * own browser-automation integration runs it (the package's docs/puppeteer.md and playwright/runner.ts): its
  * content-script build from document start, answered over a binding. It finds the consent tool by its rules, the
  * declarative ones and the code-based ones (OneTrust, Cookiebot, TrustArc, Sourcepoint…), opts out where the tool

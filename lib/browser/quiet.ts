@@ -1,5 +1,5 @@
 /**
- * `waitUntil=auto`'s network quiet (docs/CONTRACT.md §2, README "waitUntil"), counted from the network's own
+ * `waitUntil=auto`'s network quiet (docs/CONTRACT.md §2, docs/parameters.md "Network quiet"), counted from the network's own
  * events since navigation began rather than from the moment the wait starts. Puppeteer's waitForNetworkIdle
  * starts its quiet timer when it is called, after `load`, so a page whose last request ended with `load` still
  * waited the whole quiet time for nothing (issue 16). Here, after `load`, the page is settled once no request is

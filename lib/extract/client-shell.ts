@@ -1,5 +1,5 @@
 /**
- * `prerender=auto` (docs/CONTRACT.md §2, the rule documented in the README): a fetched page is an empty client-side shell,
+ * `prerender=auto` (docs/CONTRACT.md §2, the rule documented in docs/parameters.md): a fetched page is an empty client-side shell,
  * worth rendering in Chromium, when it declares no description (pages that do already carry their metadata; a
  * bare `<title>` is common in shells), loads at least one script, and its body shows fewer than 200 characters of
  * text. Server-rendered pages, even script-heavy ones, stay on the fast path.

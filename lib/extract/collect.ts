@@ -4,6 +4,7 @@ import { emptyFacts, MAX_VALUE, type PageFacts, type TextKey, type TextSlot } fr
 import { boundedParser, feed, type FeedOptions } from './parse.ts';
 import type { Text } from '../text/pieces.ts';
 import { ShellSigns } from './client-shell.ts';
+import { BYLINE_LABEL, MAX_LABELLED_LINE } from './byline-label.ts';
 
 /** Per-element flags inherited by descendants. */
 const IN_SVG = 1;
@@ -103,6 +104,11 @@ class Collector implements Partial<Handler> {
   private captures: { slot: TextSlot; depth: number }[] = [];
   /** Texts being captured after an element closed, each until it holds MAX_AFTER characters. */
   private trailing: TextSlot[] = [];
+  /** The line a byline's label started, captured to the next break. */
+  private labelled: TextSlot | undefined;
+  /** No text since the last break: a byline's label starts a line ("… the book <em>ML</em> by Larry C. Paulson" is
+   *  a sentence's). */
+  private lineStart = true;
   /** Inside a JSON-LD script (its text is kept) or another script or style (its text is ignored). */
   private raw: 'ld' | 'skip' | undefined;
   /** `<template>`s open: their text is ignored, a `<style>` or `<script>` closing inside one included. */
@@ -131,7 +137,10 @@ class Collector implements Partial<Handler> {
     const depth = this.names.length;
     this.shell.opened(name);
     if (this.captures.length > 0 && BREAKS.has(name)) for (const c of this.captures) if (c.slot.text.length < MAX_TEXT) c.slot.text += ' ';
-    if (BREAKS.has(name)) for (const slot of this.trailing) slot.text += ' ';
+    if (BREAKS.has(name)) {
+      for (const slot of this.trailing) slot.text += ' ';
+      this.breakLabelled();
+    }
     const [scope, itemFlags] = this.microdata(name, attribs, parent, depth);
     const own = this.element(name, attribs, parent, depth) | this.classes(name, attribs, parent, depth) | itemFlags;
     this.flags.push(parent | own);
@@ -147,6 +156,7 @@ class Collector implements Partial<Handler> {
     if (this.raw !== undefined) return;
     if (!(this.flags[this.flags.length - 1]! & (IN_SVG | IN_NOSCRIPT))) this.shell.text(text);
     for (const c of this.captures) if (c.slot.text.length < MAX_TEXT) c.slot.text += within(text, MAX_TEXT - c.slot.text.length);
+    this.label(text);
     if (this.trailing.length > 0 && !(this.flags[this.flags.length - 1]! & IN_COMMENTS)) {
       for (const slot of this.trailing) slot.text += within(text, MAX_AFTER - slot.text.length);
       this.trailing = this.trailing.filter((slot) => slot.text.length < MAX_AFTER);
@@ -163,6 +173,7 @@ class Collector implements Partial<Handler> {
       this.raw = this.templates > 0 ? 'skip' : undefined;
     }
     this.shell.closed();
+    if (BREAKS.has(name)) this.breakLabelled();
     if (name === 'h1' && this.facts.texts.afterH1.length < MAX_SLOTS) {
       const slot: TextSlot = { text: '' };
       this.facts.texts.afterH1.push(slot);
@@ -174,6 +185,29 @@ class Collector implements Partial<Handler> {
     const depth = this.names.length;
     const last = this.captures[this.captures.length - 1];
     if (last && last.depth >= depth) this.captures = this.captures.filter((c) => c.depth < depth);
+  }
+
+  /** A line that starts with a byline's label opens a capture; the text after it goes on the open one. */
+  private label(text: string): void {
+    const open = this.labelled;
+    if (open) {
+      if (open.text.length < MAX_LABELLED_LINE) open.text += within(text, MAX_LABELLED_LINE - open.text.length);
+      return;
+    }
+    const line = text.trimStart();
+    const starts = this.lineStart;
+    if (line !== '') this.lineStart = false;
+    if (!starts || line.length > MAX_LABELLED_LINE || this.facts.texts.labelled.length >= MAX_SLOTS) return;
+    if (this.flags[this.flags.length - 1]! & (IN_COMMENTS | IN_CHROME | IN_SVG) || !BYLINE_LABEL.test(line)) return;
+    const slot: TextSlot = { text: line };
+    this.facts.texts.labelled.push(slot);
+    this.labelled = slot;
+  }
+
+  /** A break ends the labelled line: a label and its name are written on one line. */
+  private breakLabelled(): void {
+    this.labelled = undefined;
+    this.lineStart = true;
   }
 
   private capture(key: TextKey | TextSlot[], depth: number): TextSlot | undefined {

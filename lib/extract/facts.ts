@@ -16,6 +16,7 @@ export const MAX_VALUE = 8192;
 export const TEXT_KEYS = [
   'h1', // <h1>
   'afterH1', // the text that follows an <h1>, where a dateline or byline under the headline is read
+  'labelled', // a line of text that starts with a byline's label ("Autor:", "von"), to the next break after it
   'h1Home', // an <h1> that is the site's logo: a link home (`<h1><a href="/">`, `<a rel=home><h1>`), h1.site-title
   'paragraph', // <p> in the main content (article, main, .entry-content...), not in nav/header/footer
   'h1Title', // h1[class*=title]

@@ -62,10 +62,12 @@ export function cleanHeadline(title: string, twins: readonly string[]): string {
 
 /**
  * `title` without an affix that names the site ("Headline | Site", "Site: Headline", "标题｜站点"), affixes at both
- * ends included; `isSite` tells a site's name. The headline left must be longer than what was cut, and not start in
- * lower case ("Facebook - log in or sign up" is the site's own page, not a headline).
+ * ends included; `isSite` tells a site's name. The headline left must not start in lower case ("Facebook - log in or
+ * sign up" is the site's own page, not a headline), and must be longer than what was cut, unless `isDeclared` says
+ * a cut tail is the name the site declares, word for word ("Penny - Stardew Valley Wiki"; "Amazon | Home" keeps its
+ * name).
  */
-export function withoutSiteAffix(title: string, isSite: (part: string) => boolean): string {
+export function withoutSiteAffix(title: string, isSite: (part: string) => boolean, isDeclared: (part: string) => boolean): string {
   let value = title;
   for (let cut = true; cut; ) {
     cut = false;
@@ -74,7 +76,7 @@ export function withoutSiteAffix(title: string, isSite: (part: string) => boolea
     const first = breaks[0];
     const tail = last ? value.slice(last.index + last[0].length) : '';
     const rest = first ? value.slice(first.index + first[0].length) : '';
-    if (last && isSite(tail) && last.index > tail.length) {
+    if (last && isSite(tail) && (last.index > tail.length || isDeclared(tail))) {
       value = value.slice(0, last.index);
       cut = true;
     } else if (first && isSite(value.slice(0, first.index)) && rest.length > first.index && !/^\p{Ll}/u.test(rest)) {

@@ -41,6 +41,9 @@ export const siteNames = perPage((ctx): SiteNames => ({
   label: hostLabel(ctx.facts.url),
 }));
 
+/** Whether `part` is one of the names the site declares, word for word (no guess from its address). */
+export const declaresSite = (part: string, { keys }: SiteNames): boolean => keys.has(textKey(part));
+
 /** Whether `part` names the site: one of its names, or its address's label, alone or with a suffix ("DimidoBlog",
  *  "chefkoch.de"). */
 export function namesSite(part: string, { keys, label }: SiteNames): boolean {

@@ -1,8 +1,8 @@
 /**
  * Loop refusal (issue 11 item 3, issue 25). Glance fetches what strangers name, and Glance is itself a fetchable
  * address: a page naming Glance's own endpoint (as its image, its redirect target, a subresource) would make every
- * answer ask Glance again, each of those fan out again, without end. Yet a Glance embed address is what the README
- * recommends as a page's `og:image`, so a media address of Glance must be answered once. Two marks:
+ * answer ask Glance again, each of those fan out again, without end. Yet a Glance embed address is what the docs
+ * recommend (docs/parameters.md, embed) as a page's `og:image`, so a media address of Glance must be answered once. Two marks:
  * - every request Glance sends carries HOP_HEADER, the depth the request would have at a Glance: `1` for the first
  *   NESTED_PROBES media probes (ping, `embed.proxy`) of a caller's request, `2` for everything else and for
  *   everything a nested request sends, so one caller's request sets off at most NESTED_PROBES nested ones. A

@@ -1,6 +1,6 @@
 /**
  * The loaded page's HTML, parsed once per page however many steps read its facts: extraction, oEmbed discovery,
- * insights and `prerender=auto`'s check. The one parse of page content on the main thread (README, Architecture →
+ * insights and `prerender=auto`'s check. The one parse of page content on the main thread (docs/architecture.md →
  * "Where CPU work runs"): linear, in slices that give the event loop back, and stopped when the request's budget ends
  * (lib/extract/parse.ts). The page stays in the pieces it was read in (lib/text/pieces.ts).
  * Custom rules parse their own DOM in a worker (lib/rules/job.ts).

@@ -24,7 +24,7 @@ import type { QueryNode } from './tree.ts';
 const INSIGHTS = ['technologies', 'lighthouse'];
 const NAME = 'insights.lighthouse';
 
-/** `insights=true` is both, as on Microlink: a report then costs seconds of its budget (README, "insights"). */
+/** `insights=true` is both, as on Microlink: a report then costs seconds of its budget (docs/parameters.md, "insights"). */
 export function readInsights(root: QueryNode): false | InsightsOptions {
   const node = feature(child(root, 'insights'), false);
   if (node === false) return false;

@@ -168,7 +168,7 @@ export interface LighthouseOptions {
 export interface InsightsOptions {
   /** `data.insights.technologies`: the technologies the page is built with. */
   readonly technologies: boolean;
-  /** `data.insights.lighthouse`: a Lighthouse report, on unless `insights.lighthouse=false` (README, "insights"). */
+  /** `data.insights.lighthouse`: a Lighthouse report, on unless `insights.lighthouse=false` (docs/parameters.md, "insights"). */
   readonly lighthouse: false | LighthouseOptions;
 }
 

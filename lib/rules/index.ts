@@ -1,5 +1,5 @@
 /**
- * Custom `data` rules (Microlink's MQL rules, docs/CONTRACT.md §2, README "Custom data") evaluated on one page's
+ * Custom `data` rules (Microlink's MQL rules, docs/CONTRACT.md §2, docs/parameters.md "Custom data") evaluated on one page's
  * DOM. A field is a list of fallback rules; the first rule that yields a non-empty value valid for its type wins,
  * else the field is null. Inside a rule, selectors, then attrs, then types are tried in order the same way.
  * Media-typed values are checked by the `media` dependency (the ping), so a dead image falls through too.

@@ -1,5 +1,5 @@
 /**
- * Bounds of one request's `data` rules (README "Custom data" → Limits). A rule set past a bound is refused at
+ * Bounds of one request's `data` rules (docs/parameters.md "Custom data" → Limits). A rule set past a bound is refused at
  * query time with EINVALDATA; a page that yields more than a bound allows is truncated, never a hang.
  */
 

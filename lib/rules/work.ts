@@ -1,5 +1,5 @@
 /**
- * The work one request's rules may do (README "Custom data" → Limits), so that a page and a rule set a stranger chose
+ * The work one request's rules may do (docs/parameters.md "Custom data" → Limits), so that a page and a rule set a stranger chose
  * cost a bounded amount of CPU before the worker's deadline (lib/work/) ever has to stop them.
  *
  * - Selectors: every step css-select takes (an element's name, attribute, parent, siblings or children, a node of a

@@ -1,5 +1,5 @@
 /**
- * The one way CPU work over what a stranger controls runs beyond the default extraction (README, Architecture →
+ * The one way CPU work over what a stranger controls runs beyond the default extraction (docs/architecture.md →
  * "Where CPU work runs"): a few worker threads, each running one task at a time, so that work holds neither the
  * event loop every other request is served from nor anyone else's task.
  *

@@ -1,5 +1,5 @@
 /**
- * The validators and per-request headers of answers (README, Response headers): a strong etag of the body bytes,
+ * The validators and per-request headers of answers (docs/parameters.md, Response headers): a strong etag of the body bytes,
  * If-None-Match answered 304 without a body, `vary` as the answer truly varies, a unique `x-request-id`, and what is
  * left of a cached answer's lifetime. Through the local service on a real socket, so the 304 is seen as sent.
  */

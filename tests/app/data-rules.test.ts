@@ -1,4 +1,4 @@
-/** Custom `data` rules through the service, on pages served on 127.0.0.1 (README "Custom data"). */
+/** Custom `data` rules through the service, on pages served on 127.0.0.1 (docs/parameters.md "Custom data"). */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import mql from '@microlink/mql';

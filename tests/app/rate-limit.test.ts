@@ -1,5 +1,5 @@
 /**
- * The local service's optional per-client rate limit (README, Rate limit): `429 ERATE` with Microlink's headers past
+ * The local service's optional per-client rate limit (docs/parameters.md, Rate limit): `429 ERATE` with Microlink's headers past
  * the limit, counted per valid key or else per address, on a clock the tests move instead of waiting.
  */
 import assert from 'node:assert/strict';
@@ -41,7 +41,7 @@ describe('per-client rate limit, keyed API', () => {
     const refused = await ask('192.0.2.1');
     assert.equal(refused.statusCode, 429);
     const payload = JSON.parse(joined(refused.body));
-    assert.deepEqual({ ...payload, message: undefined }, { status: 'fail', code: 'ERATE', message: undefined, more: 'https://github.com/glance-api/glance#errors', url: null, data: {} });
+    assert.deepEqual({ ...payload, message: undefined }, { status: 'fail', code: 'ERATE', message: undefined, more: 'https://github.com/glance-api/glance/blob/HEAD/docs/errors.md', url: null, data: {} });
     assert.match(payload.message, /limit is 2 every 1m\. Retry in 60 seconds/);
     assert.deepEqual(
       [refused.headers['x-rate-limit-limit'], refused.headers['x-rate-limit-remaining'], refused.headers['retry-after'], refused.headers['cache-control']],

@@ -110,4 +110,26 @@ describe('author', () => {
     assert.equal(values(head(ldJson({ '@type': 'NewsArticle', author: [org, { '@type': 'Person', name: 'Ann Lee' }] }))).author, 'Ann Lee');
     assert.equal(values(head(ldJson({ '@type': 'NewsArticle', author: org }))).author, 'Daily Site');
   });
+
+  test('a twitter:labelN that says "Written by" in any language names the author in its twitter:dataN', () => {
+    const pair = (label: string, data: string) => head(`<meta name="twitter:label1" content="${label}">`, `<meta name="twitter:data1" content="${data}">`);
+    assert.equal(values(pair('Verfasst von', 'Karoline Herr')).author, 'Karoline Herr');
+    assert.equal(values(pair('Written by', 'Ann Lee')).author, 'Ann Lee');
+    assert.equal(values(pair('Est. reading time', '3 minutes')).author, null);
+  });
+
+  test('a line of text that is a byline label and a name', () => {
+    const body = (html: string) => values(`${head()}<body><article>${html}</article>`).author;
+    assert.equal(body('<p><span>Datum:</span> 19.11.2021 <br><span>Autor:</span> Fritz Imhof<br>Quelle: Livenet</p>'), 'Fritz Imhof');
+    assert.equal(body('<p><i>von Daniela Obers</i></p><p>Grenzen sind das Fundament.</p>'), 'Daniela Obers');
+    assert.equal(body('<div>- Redaktion: Eberhard Fuhr (Pressesprecher des EJW)</div>'), 'Eberhard Fuhr');
+    assert.equal(body('<div>Par&nbsp;<a href="/node/hy">Matthieu Hy</a></div>'), 'Matthieu Hy');
+    assert.equal(body('<div>Gespeichert von <span class="username">rasos</span></div>'), 'rasos');
+    // A bare preposition starts sentences too: one word after it, or words in lower case, name nobody.
+    assert.equal(body('<p>von Montag</p><p>by the way, it rained</p><p>Gespeichert von red</p>'), null);
+    // A label and its name are one line; menus, comments and page furniture are not bylines.
+    assert.equal(body('<h4>Autor</h4><p>Nikolai Huke</p>'), null);
+    assert.equal(values(`${head()}<body><nav>von Anna Schmidt</nav><div class="comments"><p>von Bernd Maier</p></div>`).author, null);
+    assert.equal(body('<div>Autor: Newsletter</div>'), null);
+  });
 });

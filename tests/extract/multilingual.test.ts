@@ -120,4 +120,20 @@ describe('titles', () => {
     assert.equal(values(page('de', body, '<title>X | Backen</title>', '<meta property="og:title" content="Zitronenkuchen">')).title, 'Zitronenkuchen');
     assert.equal(values(page('de', '<h1>Willkommen im Shop</h1>', '<title>Anwalt Niemeyer</title>')).title, 'Anwalt Niemeyer');
   });
+
+  test("the <title>'s first part when the page's one <h1> says it alone: the site's name and tagline follow it", () => {
+    const titled = (title: string, h1: string) => values(page('de', `<h1>${h1}</h1>`, `<title>${title}</title>`)).title;
+    assert.equal(titled('Ben Wilson Surf - Point of Sail - Segelmacher in Kiel', 'Ben Wilson Surf'), 'Ben Wilson Surf');
+    assert.equal(titled('Hope! | bewusster leben', 'Hope!'), 'Hope!');
+    // Before a colon the first part is a section ("Chronik: Was geschah"); the last part is the show's name.
+    assert.equal(titled('Chronik: Was geschah', 'Chronik'), 'Chronik: Was geschah');
+    assert.equal(titled('117: A Guest on Redwood | React Podcast', 'React Podcast'), '117: A Guest on Redwood | React Podcast');
+  });
+
+  test("a tail that is the site's declared name is cut however short the headline before it", () => {
+    const named = (title: string, site: string) => values(head(`<title>${title}</title>`, `<meta property="og:site_name" content="${site}">`)).title;
+    assert.equal(named('Penny - Stardew Valley Wiki', 'Stardew Valley Wiki'), 'Penny');
+    // A name guessed from the address is not enough.
+    assert.equal(values(head('<title>Penny - Stardew Valley Wiki</title>'), 'https://stardewvalleywiki.com/Penny').title, 'Penny - Stardew Valley Wiki');
+  });
 });

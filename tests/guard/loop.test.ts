@@ -1,6 +1,6 @@
 /**
  * Loop refusal (issue 11 item 3, issue 25): a Glance embed address named as a page's media (its og:image, the
- * README's own recommendation) is answered once, as a nested request; anything that would make Glance ask itself a
+ * docs' own recommendation, docs/parameters.md embed) is answered once, as a nested request; anything that would make Glance ask itself a
  * second time is refused at that first repeat, by the hop header every outbound request carries and by the
  * service's own public address. Counted at the test server: without the refusal each nested Glance request would
  * fetch the page again, without end.

@@ -46,7 +46,7 @@ describe('the playground at GET / in process', () => {
   test('the page links agents to the MCP endpoint and its documentation', async () => {
     const page = await (await open.request('', { headers: { accept: BROWSER_ACCEPT } })).text();
     assert.match(page, /<a id="mcp" href="\/mcp">/);
-    assert.match(page, /href="https:\/\/github\.com\/glance-api\/glance#mcp-ai-agents"/);
+    assert.match(page, /href="https:\/\/github\.com\/glance-api\/glance\/blob\/HEAD\/docs\/parameters\.md#mcp-ai-agents"/);
   });
 
   test('a browser gets the page, under a CSP that allows its inline script and style by hash only', async () => {

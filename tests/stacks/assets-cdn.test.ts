@@ -1,6 +1,6 @@
 /**
  * The asset CDN on a bare CDK stack (no SST synth, so it runs in milliseconds): stored screenshots and PDFs are
- * answered with `access-control-allow-origin: *`, which is why `embed.proxy` still redirects to them (README, embed);
+ * answered with `access-control-allow-origin: *`, which is why `embed.proxy` still redirects to them (docs/parameters.md, embed);
  * stored HTML reports run sandboxed.
  */
 import assert from 'node:assert/strict';

@@ -1,7 +1,8 @@
-import { metaValues, microdataValues } from '../facts.ts';
+import { metaValues, microdataValues, texts } from '../facts.ts';
 import { parseDate } from '../date.ts';
 import { asList, perPage, type FieldSpec, type Rule } from '../rules.ts';
 import { isDesk, personName } from '../person.ts';
+import { BYLINE_LABEL } from '../byline-label.ts';
 import { declaredLang, ldNodes, ldText, ldValues, meta, text } from '../sources.ts';
 import { asText, typesOf, type JsonObject } from '../jsonld.ts';
 import { normaliseText, textKey } from '../text.ts';
@@ -75,9 +76,45 @@ const notDate =
   (ctx) =>
     asList(rule(ctx)).filter((value) => parseDate(value) === undefined);
 
+/** Labels of twitter:labelN/dataN pairs that name the post's writer (Yoast SEO writes "Written by" in the site's
+ *  language). */
+const WRITTEN_BY =
+  /^(?:written by|author|verfasst von|geschrieben von|autor(?:in)?|écrit par|rédigé par|auteur|escrito por|scritto da|autore|geschreven door|skrevet af|skrevet av|skrivet av|napisane przez|автор)$/iu;
+/** How many label/data pairs a page may declare (Twitter's cards show two). */
+const LABEL_PAIRS = 4;
+
+/** The data of a twitter:labelN that says "Written by". */
+const writtenBy: Rule = ({ facts }) => {
+  const out: string[] = [];
+  for (let n = 1; n <= LABEL_PAIRS; n++) {
+    if (metaValues(facts, `twitter:label${n}`).some((label) => WRITTEN_BY.test(normaliseText(label)))) out.push(...metaValues(facts, `twitter:data${n}`));
+  }
+  return out;
+};
+
+/** A person's name as bylines write it: capitalised words, their particles ("von", "de"), a title before, several
+ *  people joined. */
+const NAME_WORDS =
+  /^(?:(?:dr|prof|mag)\.\s*)*\p{Lu}[\p{L}\p{M}'’.-]*(?:\s+(?:(?:dr|prof)\.\s*)?(?:\p{Lu}[\p{L}\p{M}'’.-]*|von|van|de|der|den|di|da|du|la|le|y|und|and|et|&))*$/u;
+const MAX_NAME_WORDS = 8;
+/** A user name (a handle) is a name only after a label that says so ("Gespeichert von rasos"). */
+const HANDLE = /^[\p{L}\p{N}_.-]{4,30}$/u;
+
+/** The name after a byline's label in the page's text: the line up to an aside, a role or a date after it. */
+const labelledName: Rule = ({ facts }) =>
+  texts(facts, 'labelled').flatMap((line) => {
+    const label = BYLINE_LABEL.exec(line);
+    if (!label) return [];
+    const name = line.slice(label[0].length).split(/\s*(?:\(|[|•·]|\s[-–—]\s|,\s|\s(?:am|on|le|el|il|op)\s)/u)[0]!.trim();
+    const words = name.split(/\s+/).length;
+    const person = NAME_WORDS.test(name) && words <= MAX_NAME_WORDS && (label.groups?.['explicit'] !== undefined || words > 1);
+    return person || (label.groups?.['explicit'] !== undefined && HANDLE.test(name)) ? [name] : [];
+  });
+
 /** Bylines and author metadata, after the JSON-LD people, in preference order. */
 const BYLINES: readonly Rule[] = [
   meta('article:author', 'og:article:author', 'parsely-author', 'sailthru.author', 'byl'),
+  writtenBy,
   ({ facts }) => microdataValues(facts, 'name', 'author'),
   guessed(text('authorItemName')),
   guessed(text('authorItem')),
@@ -89,6 +126,7 @@ const BYLINES: readonly Rule[] = [
   guessed(text('screenname')),
   strict(text('authorClass')),
   strict(notDate(text('byline'))),
+  guessed(labelledName),
   // A creator handle equal to the site's handle is the brand's account, not a person.
   (ctx) => {
     const site = new Set(metaValues(ctx.facts, 'twitter:site').filter(short).map(textKey));

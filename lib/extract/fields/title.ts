@@ -1,7 +1,7 @@
 import { texts } from '../facts.ts';
 import { cleanHeadline, titleParts, withoutSiteAffix } from '../headline.ts';
 import { asList, perPage, type Context, type FieldSpec, type Rule } from '../rules.ts';
-import { namesSite, siteNames } from '../site-names.ts';
+import { declaresSite, namesSite, siteNames } from '../site-names.ts';
 import { ldText, meta, text } from '../sources.ts';
 import { normaliseText, textKey } from '../text.ts';
 
@@ -53,12 +53,17 @@ const headings = perPage((ctx): string[] => [...new Set(texts(ctx.facts, 'h1'))]
 function visibleHeadline(ctx: Context): string | undefined {
   const [only, ...others] = headings(ctx);
   const title = normaliseText(ctx.facts.title ?? '');
-  if (only === undefined || others.length > 0 || wordsOf(only).size < MIN_HEADLINE_WORDS || title === '') return undefined;
+  if (only === undefined || others.length > 0 || title === '') return undefined;
   const shared = SHARED.flatMap((rule) => asList(rule(ctx)).map(normaliseText));
   if (shared.some((headline) => headline !== title)) return undefined;
-  // One part of the title set apart by its separators is the headline when it is the longest; a shorter one is the
-  // show's or site's name ("117: A Guest on Redwood | React Podcast" over `<h1>React Podcast</h1>`).
   const parts = titleParts(title);
+  // The title's first part, the rest set apart after it, is the headline when the heading says it alone ("Penny -
+  // Stardew Valley Wiki" over `<h1>Penny</h1>`): sites put their name and tagline after the headline. Not before a
+  // colon: "Chronik: Was geschah" is a section's story.
+  if (parts.length > 1 && textKey(parts[0]!) === textKey(only) && !/^[:：]/.test(title.slice(parts[0]!.length).trim())) return only;
+  if (wordsOf(only).size < MIN_HEADLINE_WORDS) return undefined;
+  // Any other part is the headline when it is the longest; a shorter one is the show's or site's name ("117: A
+  // Guest on Redwood | React Podcast" over `<h1>React Podcast</h1>`).
   const longest = Math.max(...parts.map((part) => part.length));
   if (parts.some((part) => textKey(part) === textKey(only) && part.length < longest)) return undefined;
   // A heading the title continues without a space is part of a longer name ("Spider-Man Far From Home-Homecoming").
@@ -88,6 +93,10 @@ export const title: FieldSpec = {
     if (visible !== undefined) return visible;
     const twins = TWINS.flatMap((rule) => asList(rule(ctx)).map(normaliseText)).filter((twin) => !isLogoHeading(twin, ctx));
     const names = siteNames(ctx);
-    return withoutSiteAffix(cleanHeadline(value, twins), (part) => namesSite(part, names) || isLogoHeading(part, ctx));
+    return withoutSiteAffix(
+      cleanHeadline(value, twins),
+      (part) => namesSite(part, names) || isLogoHeading(part, ctx),
+      (part) => declaresSite(part, names),
+    );
   },
 };

@@ -3,7 +3,7 @@
  * script fills the page with DOM calls (textContent, attributes), never markup. The only difference between
  * deployments is whether the API key field is there.
  */
-import { DOCS_URL } from '../../config.ts';
+import { DOCS_BASE } from '../../config.ts';
 import { SCRIPT } from './script.ts';
 import { STYLE } from './style.ts';
 
@@ -19,8 +19,8 @@ const KEY_FIELD = `
         <label>API key <input id="key" type="password" autocomplete="off" spellcheck="false" required placeholder="sent as x-api-key"></label>
       </fieldset>`;
 
-/** The README's MCP section, beside the error section the payloads' `more` names. */
-const MCP_DOCS = DOCS_URL.replace(/#.*$/, '#mcp-ai-agents');
+/** The manual's MCP section, beside the error page the payloads' `more` names. */
+const MCP_DOCS = `${DOCS_BASE}parameters.md#mcp-ai-agents`;
 
 export const pageHtml = ({ keyed, mcpPath }: PageOptions): string => `<!doctype html>
 <html lang="en">

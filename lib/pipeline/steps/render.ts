@@ -30,7 +30,7 @@ export async function renderPage(ctx: Context, html: boolean): Promise<LoadedPag
   });
   const renderer = await timings.measure('launch', deps.renderer);
   const result = await timings.measure('render', () => renderer.render(request));
-  // The overlay's share of the render, as a span of its own (README, server-timing).
+  // The overlay's share of the render, as a span of its own (docs/parameters.md, Response headers: server-timing).
   if (result.timings['overlay'] !== undefined) timings.add('overlay', result.timings['overlay']);
   ctx.mode = 'prerender';
   ctx.evaluated = result.evaluated;
