@@ -23,6 +23,7 @@ import { depthOf, HOP_HEADER, mediaHop, NESTED_PROOF_HEADER, type Hop } from './
 import type { ApiRequest, ApiResponse } from './http/types.ts';
 import { pickPaths } from './http/data-paths.ts';
 import { runPipeline, type PipelineDeps } from './pipeline/index.ts';
+import { usualPageSetup } from './pipeline/render-request.ts';
 import { featuresOf, type Feature } from './pipeline/features.ts';
 import type { OembedProvider } from './oembed/providers.ts';
 import { PingCache } from './ping/index.ts';
@@ -132,7 +133,14 @@ export function createApp(config: Config, deps: AppDeps = {}): App {
     // Imported on first need only: puppeteer stays off the metadata path.
     renderer: () =>
       (renderer ??= import('./browser/index.ts').then(({ createRenderer }) =>
-        createRenderer({ config, work, resolver: deps.resolver, extraArgs: browserArgs, events: deps.events }),
+        createRenderer({
+          config,
+          work,
+          resolver: deps.resolver,
+          extraArgs: browserArgs,
+          events: deps.events,
+          usualSetup: () => usualPageSetup(config.userAgent),
+        }),
       )),
   };
   // The cache store's reads and writes, local refreshes and the folders' sweeps: no caller waits on these.

@@ -19,10 +19,10 @@ import {
   SETTLE_CAP_MS,
   SETTLE_SHARE,
 } from '../time/limits.ts';
-import type { Options } from '../query/options.ts';
 import { browserTimeout, invalidSelector, isTimeout } from './errors.ts';
 import { ADD_STYLE, FIRST_INVALID_SELECTOR, FONTS_AND_IMAGES, HYDRATE, inPage, NO_ANIMATIONS_CSS, SCROLL_INTO_VIEW } from './inpage.ts';
 import type { OpenPage } from './page.ts';
+import type { PageActions } from './request.ts';
 import { reactsToScrolling } from './scrolling.ts';
 
 /** A value that is a stylesheet or script address rather than code. */
@@ -52,24 +52,24 @@ export async function stopAnimations(open: OpenPage, budget: Budget): Promise<vo
 }
 
 /** The page actions after `animations`, in the order of the file's header. */
-export async function prepare(open: OpenPage, options: Options, budget: Budget): Promise<void> {
+export async function prepare(open: OpenPage, actions: PageActions, budget: Budget): Promise<void> {
   const { page } = open;
   open.phase = 'while adding styles and scripts';
-  for (const style of options.styles) {
+  for (const style of actions.styles) {
     await bounded(page.addStyleTag(isAddress(style) ? { url: style.trim() } : { content: style }), budget.remaining());
   }
-  for (const script of options.scripts) {
+  for (const script of actions.scripts) {
     await bounded(page.addScriptTag(isAddress(script) ? { url: script.trim() } : { content: script }), budget.remaining());
   }
-  if (options.waitForSelector) {
-    open.phase = `while waiting for the selector ${options.waitForSelector}`;
+  if (actions.waitForSelector) {
+    open.phase = `while waiting for the selector ${actions.waitForSelector}`;
     const budgetMs = budget.remaining();
-    await page.waitForSelector(options.waitForSelector, { timeout: Math.max(1, budgetMs) }).catch((error: unknown) => {
+    await page.waitForSelector(actions.waitForSelector, { timeout: Math.max(1, budgetMs) }).catch((error: unknown) => {
       throw isTimeout(error) ? browserTimeout(open.subject, open.phase, budgetMs, error) : error;
     });
   }
   open.phase = 'while clicking and scrolling';
-  for (const selector of options.click) {
+  for (const selector of actions.click) {
     await bounded(
       page.$(selector).then(async (target) => {
         await target?.click();
@@ -78,12 +78,12 @@ export async function prepare(open: OpenPage, options: Options, budget: Budget):
       budget.remaining(),
     );
   }
-  for (const selector of options.scroll) {
+  for (const selector of actions.scroll) {
     await bounded(page.evaluate(inPage(SCROLL_INTO_VIEW, selector)), budget.remaining());
   }
-  if (options.waitForTimeout) {
+  if (actions.waitForTimeout) {
     open.phase = 'while waiting (waitForTimeout)';
-    await delay(Math.min(options.waitForTimeout, budget.remaining()));
+    await delay(Math.min(actions.waitForTimeout, budget.remaining()));
   }
 }
 

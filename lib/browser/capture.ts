@@ -9,7 +9,7 @@ import { GlanceError, invalidParam } from '../errors.ts';
 import { rasterSize } from '../media/dimensions.ts';
 import { encode } from '../media/encode.ts';
 import { loadSharp, release } from '../media/sharp.ts';
-import { PAPER_INCHES, type OverlayOptions, type PdfOptions, type ScreenshotOptions, type ScreenshotType } from '../query/options.ts';
+import { PAPER_INCHES, type PdfOptions, type ScreenshotOptions, type ScreenshotType } from '../query/options.ts';
 import { hydrate, settle } from './actions.ts';
 import { MAX_DEVICE_AREA, type Viewport } from './devices.ts';
 import { frameGeometry } from './overlay/frame.ts';
@@ -152,25 +152,6 @@ function captureBounds(options: ScreenshotOptions, scale: number): { widest: num
       return Math.max(1, Math.floor(height / scale));
     },
   };
-}
-
-/**
- * The viewport with its scale lowered, where needed, so that its capture framed by `overlay` holds at most
- * MAX_DEVICE_AREA: clampViewport bounds the capture alone, and a frame adds up to a third to a large one (a 10 000 CSS px
- * square viewport made a 7512 × 7538 image, and Node held ~1 GB composing it).
- */
-export function framedViewport(viewport: Viewport, overlay: OverlayOptions): Viewport {
-  const { width, height } = viewport;
-  const framedArea = (scale: number): number => {
-    const { bar, margin } = frameGeometry(overlay, scale, Math.ceil(width * scale));
-    return (width * scale + 2 * margin) * (height * scale + bar + 2 * margin);
-  };
-  let scale = viewport.deviceScaleFactor;
-  if (framedArea(scale) <= MAX_DEVICE_AREA) return viewport;
-  // The frame's margins and bar scale too: one step by the ratio, then small ones for what rounding leaves over.
-  scale *= Math.sqrt(MAX_DEVICE_AREA / framedArea(scale));
-  while (framedArea(scale) > MAX_DEVICE_AREA) scale *= 0.99;
-  return { ...viewport, deviceScaleFactor: scale };
 }
 
 export const tooLargeForWebp = (what: string): GlanceError =>

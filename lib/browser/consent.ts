@@ -163,14 +163,30 @@ const ignore = (): undefined => undefined;
 
 /** Starts autoconsent in `page` and every frame it will have; call before it navigates. */
 export async function watchConsent(page: Page): Promise<Consent> {
-  const { source, snippets } = await consentScript();
-  const instances = new Map<string, Instance>();
-  let messages = 0;
-  let stopped = false;
-  let changed: (() => void) | undefined;
+  const script = await consentScript();
+  const session = await glanceSession(page);
+  const watch = new ConsentWatch(script, session);
+  await watch.attach(session);
+  return watch;
+}
 
-  const evaluate = async (session: CDPSession, contexts: Contexts, frame: string, message: ConsentEval): Promise<boolean> => {
-    const code = snippets.get(message.snippetId);
+/** autoconsent's frames of one page as they report, answered, and watched until they are quiet. */
+class ConsentWatch implements Consent {
+  readonly #script: ConsentScript;
+  /** The page's session (session.ts), which the frames' sessions are attached under. */
+  readonly #session: CDPSession;
+  readonly #instances = new Map<string, Instance>();
+  #messages = 0;
+  #stopped = false;
+  #changed: (() => void) | undefined;
+
+  constructor(script: ConsentScript, session: CDPSession) {
+    this.#script = script;
+    this.#session = session;
+  }
+
+  async #evaluate(session: CDPSession, contexts: Contexts, frame: string, message: ConsentEval): Promise<boolean> {
+    const code = this.#script.snippets.get(message.snippetId);
     const main = contexts.mains.get(frame);
     if (code === undefined || main === undefined) return false;
     const run = session.send('Runtime.evaluate', {
@@ -184,24 +200,24 @@ export async function watchConsent(page: Page): Promise<Consent> {
     });
     const answer = await Budget.cap(run.catch(ignore), EVAL_MS, undefined);
     return answer?.result.type === 'boolean' && answer.result.value === true;
-  };
+  }
 
-  const instanceOf = (key: string): Instance => {
-    let instance = instances.get(key);
+  #instanceOf(key: string): Instance {
+    let instance = this.#instances.get(key);
     if (!instance) {
       instance = { lifecycle: 'loading', attempts: 0, evals: 0, heard: 0, found: -Infinity };
-      instances.set(key, instance);
+      this.#instances.set(key, instance);
     }
     instance.heard = performance.now();
     return instance;
-  };
+  }
 
-  const receive = async (session: CDPSession, contexts: Contexts, event: Protocol.Runtime.BindingCalledEvent): Promise<void> => {
+  async #receive(session: CDPSession, contexts: Contexts, event: Protocol.Runtime.BindingCalledEvent): Promise<void> {
     const frame = contexts.worlds.get(event.executionContextId);
-    if (stopped || event.name !== BINDING || frame === undefined || ++messages > MAX_MESSAGES) return;
+    if (this.#stopped || event.name !== BINDING || frame === undefined || ++this.#messages > MAX_MESSAGES) return;
     const message = parseConsentMessage(event.payload);
     if (!message) return;
-    const instance = instanceOf(`${session.id()}:${event.executionContextId}`);
+    const instance = this.#instanceOf(`${session.id()}:${event.executionContextId}`);
     try {
       if (message.type === 'report') {
         instance.lifecycle = message.lifecycle;
@@ -213,7 +229,7 @@ export async function watchConsent(page: Page): Promise<Consent> {
         // Counted until the answer is in the frame: autoconsent's next step follows from it.
         instance.evals += 1;
         try {
-          const result = await evaluate(session, contexts, frame, message);
+          const result = await this.#evaluate(session, contexts, frame, message);
           const answer = JSON.stringify({ type: 'evalResp', id: message.id, result });
           await session.send('Runtime.evaluate', { expression: `globalThis.autoconsentReceiveMessage?.(${answer})`, contextId: event.executionContextId });
           if (result) instance.found = performance.now();
@@ -223,16 +239,17 @@ export async function watchConsent(page: Page): Promise<Consent> {
         }
       }
     } finally {
-      changed?.();
+      this.#changed?.();
     }
-  };
+  }
 
-  const attach = async (session: CDPSession): Promise<void> => {
+  /** Listens to `session`'s frame (and, attached in turn, its child frames) and runs autoconsent in each. */
+  async attach(session: CDPSession): Promise<void> {
     const contexts: Contexts = { worlds: new Map(), mains: new Map() };
     const forget = (id: number): void => {
       contexts.worlds.delete(id);
-      instances.delete(`${session.id()}:${id}`);
-      changed?.();
+      this.#instances.delete(`${session.id()}:${id}`);
+      this.#changed?.();
     };
     session.on('Runtime.executionContextCreated', ({ context }) => {
       const { frameId, isDefault } = (context.auxData ?? {}) as { frameId?: string; isDefault?: boolean };
@@ -242,11 +259,11 @@ export async function watchConsent(page: Page): Promise<Consent> {
     });
     session.on('Runtime.executionContextDestroyed', ({ executionContextId }) => forget(executionContextId));
     session.on('Runtime.executionContextsCleared', () => [...contexts.worlds.keys()].forEach(forget));
-    session.on('Runtime.bindingCalled', (event) => void receive(session, contexts, event).catch(ignore));
+    session.on('Runtime.bindingCalled', (event) => void this.#receive(session, contexts, event).catch(ignore));
     // puppeteer's CDPSessionEvent.SessionAttached, named as a string: this module loads before puppeteer does.
     session.on('sessionattached', (child) => {
       // The frame waits for every client that asked to hold it: it is let go whether or not its setup worked.
-      void attach(child)
+      void this.attach(child)
         .catch(ignore)
         .finally(() => child.send('Runtime.runIfWaitingForDebugger').catch(ignore));
     });
@@ -254,60 +271,54 @@ export async function watchConsent(page: Page): Promise<Consent> {
     await Promise.all([
       session.send('Runtime.addBinding', { name: BINDING, executionContextName: WORLD }),
       session.send('Page.enable'),
-      session.send('Page.addScriptToEvaluateOnNewDocument', { source, worldName: WORLD }),
+      session.send('Page.addScriptToEvaluateOnNewDocument', { source: this.#script.source, worldName: WORLD }),
       session.send('Runtime.enable'),
       session.send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: true, flatten: true, filter: [{ type: 'iframe' }] }),
     ]);
-  };
-
-  const session = await glanceSession(page);
-  await attach(session);
+  }
 
   /** Whether any frame is busy (busyUntil), and when the next one stops being so without a word from it. */
-  const busy = (now: number): { busy: boolean; next: number } => {
+  #busy(now: number): { busy: boolean; next: number } {
     let next = Infinity;
     let any = false;
-    for (const instance of instances.values()) {
+    for (const instance of this.#instances.values()) {
       const until = busyUntil(instance, now);
       if (until === 0) continue;
       any = true;
       next = Math.min(next, until);
     }
     return { busy: any, next };
-  };
+  }
 
-  const settled = async (budget: Budget): Promise<void> => {
+  async settled(budget: Budget): Promise<void> {
     let timer: NodeJS.Timeout | undefined;
     const quiet = new Promise<void>((resolve) => {
       const check = (): void => {
         clearTimeout(timer);
         const now = performance.now();
-        const state = busy(now);
+        const state = this.#busy(now);
         if (!state.busy) resolve();
         else if (state.next !== Infinity) timer = setTimeout(check, state.next - now);
       };
-      changed = check;
+      this.#changed = check;
       check();
     });
     try {
       await budget.race(quiet, ignore);
     } finally {
       clearTimeout(timer);
-      changed = undefined;
+      this.#changed = undefined;
     }
-  };
+  }
 
-  return {
-    settled,
-    stop: async () => {
-      stopped = true;
-      changed = undefined;
-      // The session is the page's (session.ts) and stays attached: frames opened from now on are not held for
-      // autoconsent, and the page's events stop coming to it.
-      await Promise.all([
-        session.send('Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }).catch(ignore),
-        session.send('Runtime.disable').catch(ignore),
-      ]);
-    },
-  };
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#changed = undefined;
+    // The session is the page's (session.ts) and stays attached: frames opened from now on are not held for
+    // autoconsent, and the page's events stop coming to it.
+    await Promise.all([
+      this.#session.send('Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }).catch(ignore),
+      this.#session.send('Runtime.disable').catch(ignore),
+    ]);
+  }
 }

@@ -10,19 +10,23 @@
  */
 import { loadConfig, type Env } from '../config.ts';
 import type { Resolver } from '../guard/lookup.ts';
-import type { LighthouseOptions, Options } from '../query/options.ts';
+import type { VettedUrl } from '../guard/policy.ts';
+import type { LighthouseOptions } from '../query/options.ts';
 import { Budget } from '../time/budget.ts';
 import { WorkPool } from '../work/pool.ts';
 import { createRenderer, type Renderer } from './index.ts';
 import { load, type LighthouseReport } from './lighthouse.ts';
+import type { PageSetup } from './page.ts';
 
 export interface LighthouseJob {
   /** The service's environment (Config.env). */
   readonly env: Env;
   /** Chromium flags the service adds to its configuration's (tests keep Chromium's DNS on the machine). */
   readonly extraArgs: readonly string[];
+  /** Vetted by the service before the job was sent. */
   readonly url: string;
-  readonly options: Options;
+  /** The audited page's setup (lib/pipeline/render-request.ts). */
+  readonly setup: PageSetup;
   readonly lighthouse: LighthouseOptions;
   /** Epoch ms: the report's end. */
   readonly deadline: number;
@@ -54,7 +58,8 @@ export async function lighthouseJob(job: LighthouseJob, host: LighthouseHost): P
     host.onClose(() => made.kill());
     renderer = made;
   }
-  return renderer.lighthouse({ url: new URL(job.url), options: job.options, lighthouse: job.lighthouse, budget: Budget.until(job.deadline) });
+  const url = new URL(job.url) as VettedUrl;
+  return renderer.lighthouse({ url, setup: job.setup, lighthouse: job.lighthouse, budget: Budget.until(job.deadline) });
 }
 
 /** What a prepared worker loads before its first report: Lighthouse itself. */

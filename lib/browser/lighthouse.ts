@@ -65,7 +65,7 @@ export interface RunLimits {
 
 /**
  * Runs the audit in `open`'s page and settles when Lighthouse does: the caller bounds the wait for the answer, but
- * must keep the page open until this settles (renderer.lighthouse in index.ts).
+ * must keep the page open until this settles (audit.ts).
  */
 export async function runLighthouse(open: OpenPage, url: URL, options: LighthouseOptions, emulation: Emulation, limits: RunLimits): Promise<LighthouseReport> {
   limits.signal.throwIfAborted();

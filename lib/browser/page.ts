@@ -320,6 +320,31 @@ export function spareOps(env: PageEnv, prime?: () => Promise<PageSetup>): SpareO
   };
 }
 
+/**
+ * Rejects once `page`'s renderer goes. Puppeteer's 'error' event is Inspector.targetCrashed: the renderer died (out of
+ * memory, say), the page's doing (EPAGECRASH), unless it was killed from outside (crash.ts), which is ours: the work
+ * is tried again in a fresh context. Marks `outcome` with which it was.
+ */
+function crashOf(page: Page, outcome: Outcome, subject: () => string): Promise<never> {
+  const crashed = new Promise<never>((_, reject) =>
+    page.once('error', (error) => {
+      void crashStatus(page)
+        .catch(() => undefined)
+        .then((status) => {
+          if (killedFromOutside(status)) {
+            outcome.killed = true;
+            reject(rendererKilled(subject(), error));
+          } else {
+            outcome.crashed = true;
+            reject(pageCrashed(subject(), error));
+          }
+        });
+    }),
+  );
+  crashed.catch(() => undefined);
+  return crashed;
+}
+
 async function attempt<T>(
   env: PageEnv,
   budget: Budget,
@@ -351,24 +376,7 @@ async function attempt<T>(
     }
     env.events?.pageOpened?.(spare !== undefined);
     const { page, proxy, primed } = spare ?? (await openPage(env, setup.offline ?? false, holding, onBrowser));
-    // Puppeteer's 'error' event is Inspector.targetCrashed: this page's renderer died (out of memory, say), unless
-    // it was killed from outside (crash.ts), which is ours: the work is tried again in a fresh context.
-    const crashed = new Promise<never>((_, reject) =>
-      page.once('error', (error) => {
-        void crashStatus(page)
-          .catch(() => undefined)
-          .then((status) => {
-            if (killedFromOutside(status)) {
-              outcome.killed = true;
-              reject(rendererKilled(session?.subject ?? 'the page', error));
-            } else {
-              outcome.crashed = true;
-              reject(pageCrashed(session?.subject ?? 'the page', error));
-            }
-          });
-      }),
-    );
-    crashed.catch(() => undefined);
+    const crashed = crashOf(page, outcome, () => session?.subject ?? 'the page');
     const [documents] = await Promise.all([
       labelDocuments(page, () => ({ maxBytes: env.maxBodyBytes, budget }), env.guess),
       applySetup(page, setup, primed),

@@ -102,128 +102,151 @@ async function relay(answer: IncomingMessage, res: ServerResponse, sniff: GuessE
   else answer.pipe(res);
 }
 
+/** What one proxy keeps: its guard, its connections, and what it refused or labelled. */
+interface ProxyState {
+  readonly policy: AddressPolicy;
+  readonly offline: boolean;
+  /** Where undeclared documents' encodings are guessed; none offline. */
+  readonly guess: GuessEncoding | undefined;
+  readonly lookup: ReturnType<typeof guardedLookup>;
+  readonly agent: Agent;
+  readonly refused: ProxyFailure[];
+  readonly failures: Map<string, ProxyFailure>;
+  readonly sentTypes: Map<string, string>;
+  readonly tunnels: Set<Duplex>;
+  sniffed: number;
+}
+
+/** The guess for `answer` to `req` when it is an undeclared document this proxy still sniffs (MAX_SNIFFED); counts it. */
+function sniffs(state: ProxyState, req: IncomingMessage, answer: IncomingMessage): GuessEncoding | undefined {
+  const { guess } = state;
+  if (!guess || state.sniffed >= MAX_SNIFFED || !loadsDocument(req) || !mayLackCharset(req.method, answer.statusCode ?? 0, answer.headers['content-type'])) return undefined;
+  state.sniffed += 1;
+  return guess;
+}
+
+function record(state: ProxyState, target: string, error: GlanceError): GlanceError {
+  const failure = { target, error };
+  state.failures.set(target, failure);
+  if ((error.code === 'EFORBIDDENURL' || error.code === 'ELOOP') && state.refused.length < MAX_LOGGED) state.refused.push(failure);
+  return error;
+}
+
+const unreachable = (state: ProxyState, url: URL, error: unknown): GlanceError =>
+  record(state, failureKey(url), fetchFailure(error, { url, signal: new AbortController().signal, started: performance.now() }));
+
+/** Vetted as the fetcher vets a caller's URL; records and throws EINVALURL / EFORBIDDENURL / ELOOP. */
+function vet(state: ProxyState, raw: string, key: string): URL {
+  try {
+    if (state.offline) throw new GlanceError('EFORBIDDENURL', `${raw} was not loaded: this page may not use the network.`);
+    return parseTarget(raw, state.policy, 'A request of the page to');
+  } catch (error) {
+    throw record(state, key, error instanceof GlanceError ? error : new GlanceError('EINVALURL', String(error)));
+  }
+}
+
+function forward(state: ProxyState, req: IncomingMessage, res: ServerResponse): void {
+  const raw = req.url ?? '';
+  let url: URL;
+  try {
+    // A proxied request carries an absolute URL; anything else is someone talking to the proxy directly.
+    if (!/^http:\/\//i.test(raw)) throw new GlanceError('EINVALURL', 'Not a proxy request.');
+    url = vet(state, raw, raw.replace(/#.*$/, ''));
+  } catch (error) {
+    const reason = error as GlanceError;
+    res.writeHead(statusOf(reason)[0], { 'content-type': 'text/plain' }).end(reason.message);
+    return;
+  }
+  const upstream = httpRequest({
+    agent: state.agent,
+    lookup: state.lookup,
+    host: bareHost(url),
+    port: defaultPort(url),
+    method: req.method,
+    path: `${url.pathname}${url.search}`,
+    headers: endToEnd(req.rawHeaders),
+  });
+  upstream.on('response', (answer) => {
+    answer.on('error', () => res.destroy());
+    void relay(answer, res, sniffs(state, req, answer), (sent) => {
+      if (state.sentTypes.size < MAX_LOGGED) state.sentTypes.set(failureKey(url), sent);
+    });
+  });
+  upstream.on('error', (error) => {
+    const reason = unreachable(state, url, error);
+    if (res.headersSent) res.destroy();
+    else res.writeHead(statusOf(reason)[0], { 'content-type': 'text/plain' }).end(reason.message);
+  });
+  req.pipe(upstream);
+  // Chromium gave up on the request (page closed, fetch aborted): stop the upstream exchange too.
+  res.on('close', () => {
+    if (!res.writableFinished) upstream.destroy();
+  });
+}
+
+function tunnel(state: ProxyState, req: IncomingMessage, client: Duplex, head: Buffer): void {
+  const { tunnels } = state;
+  tunnels.add(client);
+  client.on('close', () => tunnels.delete(client));
+  client.on('error', () => client.destroy());
+  const raw = `https://${req.url ?? ''}/`;
+  let url: URL;
+  try {
+    url = vet(state, raw, URL.canParse(raw) ? authority(new URL(raw)) : (req.url ?? ''));
+  } catch (error) {
+    client.end(`HTTP/1.1 ${statusLine(error as GlanceError)}\r\n\r\n`);
+    return;
+  }
+  const server: Socket = connect({ host: bareHost(url), port: defaultPort(url), lookup: state.lookup });
+  tunnels.add(server);
+  server.on('close', () => tunnels.delete(server));
+  client.on('close', () => server.destroy());
+  let connected = false;
+  server.once('connect', () => {
+    connected = true;
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+    if (head.length > 0) server.write(head);
+    server.pipe(client);
+    client.pipe(server);
+  });
+  server.on('error', (error) => {
+    if (connected) return void client.destroy();
+    client.end(`HTTP/1.1 ${statusLine(unreachable(state, url, error))}\r\n\r\n`);
+  });
+}
+
 export async function startProxy(options: ProxyOptions): Promise<GuardedProxy> {
   const { policy, offline = false } = options;
   const [resolver, guess] = options.offline ? [systemResolver, undefined] : [options.resolver ?? systemResolver, options.guess];
-  const lookup = guardedLookup(policy, resolver);
-  // Keep-alive to targets: a page's subresources from one host reuse one vetted connection.
-  const agent = new Agent({ keepAlive: true });
-  const refused: ProxyFailure[] = [];
-  const failures = new Map<string, ProxyFailure>();
-  const sentTypes = new Map<string, string>();
-  const tunnels = new Set<Duplex>();
-  let sniffed = 0;
-  /** The guess for `answer` to `req` when it is an undeclared document this proxy still sniffs (MAX_SNIFFED); counts it. */
-  const sniffs = (req: IncomingMessage, answer: IncomingMessage): GuessEncoding | undefined => {
-    if (!guess || sniffed >= MAX_SNIFFED || !loadsDocument(req) || !mayLackCharset(req.method, answer.statusCode ?? 0, answer.headers['content-type'])) return undefined;
-    sniffed += 1;
-    return guess;
+  const state: ProxyState = {
+    policy,
+    offline,
+    guess,
+    lookup: guardedLookup(policy, resolver),
+    // Keep-alive to targets: a page's subresources from one host reuse one vetted connection.
+    agent: new Agent({ keepAlive: true }),
+    refused: [],
+    failures: new Map(),
+    sentTypes: new Map(),
+    tunnels: new Set(),
+    sniffed: 0,
   };
-
-  const record = (target: string, error: GlanceError): GlanceError => {
-    const failure = { target, error };
-    failures.set(target, failure);
-    if ((error.code === 'EFORBIDDENURL' || error.code === 'ELOOP') && refused.length < MAX_LOGGED) refused.push(failure);
-    return error;
-  };
-  const unreachable = (url: URL, error: unknown): GlanceError =>
-    record(failureKey(url), fetchFailure(error, { url, signal: new AbortController().signal, started: performance.now() }));
-
-  /** Vetted as the fetcher vets a caller's URL; records and throws EINVALURL / EFORBIDDENURL / ELOOP. */
-  const vet = (raw: string, key: string): URL => {
-    try {
-      if (offline) throw new GlanceError('EFORBIDDENURL', `${raw} was not loaded: this page may not use the network.`);
-      return parseTarget(raw, policy, 'A request of the page to');
-    } catch (error) {
-      throw record(key, error instanceof GlanceError ? error : new GlanceError('EINVALURL', String(error)));
-    }
-  };
-
-  const forward = (req: IncomingMessage, res: ServerResponse): void => {
-    const raw = req.url ?? '';
-    let url: URL;
-    try {
-      // A proxied request carries an absolute URL; anything else is someone talking to the proxy directly.
-      if (!/^http:\/\//i.test(raw)) throw new GlanceError('EINVALURL', 'Not a proxy request.');
-      url = vet(raw, raw.replace(/#.*$/, ''));
-    } catch (error) {
-      const reason = error as GlanceError;
-      res.writeHead(statusOf(reason)[0], { 'content-type': 'text/plain' }).end(reason.message);
-      return;
-    }
-    const upstream = httpRequest({
-      agent,
-      lookup,
-      host: bareHost(url),
-      port: defaultPort(url),
-      method: req.method,
-      path: `${url.pathname}${url.search}`,
-      headers: endToEnd(req.rawHeaders),
-    });
-    upstream.on('response', (answer) => {
-      answer.on('error', () => res.destroy());
-      void relay(answer, res, sniffs(req, answer), (sent) => {
-        if (sentTypes.size < MAX_LOGGED) sentTypes.set(failureKey(url), sent);
-      });
-    });
-    upstream.on('error', (error) => {
-      const reason = unreachable(url, error);
-      if (res.headersSent) res.destroy();
-      else res.writeHead(statusOf(reason)[0], { 'content-type': 'text/plain' }).end(reason.message);
-    });
-    req.pipe(upstream);
-    // Chromium gave up on the request (page closed, fetch aborted): stop the upstream exchange too.
-    res.on('close', () => {
-      if (!res.writableFinished) upstream.destroy();
-    });
-  };
-
-  const tunnel = (req: IncomingMessage, client: Duplex, head: Buffer): void => {
-    tunnels.add(client);
-    client.on('close', () => tunnels.delete(client));
-    client.on('error', () => client.destroy());
-    const raw = `https://${req.url ?? ''}/`;
-    let url: URL;
-    try {
-      url = vet(raw, URL.canParse(raw) ? authority(new URL(raw)) : (req.url ?? ''));
-    } catch (error) {
-      client.end(`HTTP/1.1 ${statusLine(error as GlanceError)}\r\n\r\n`);
-      return;
-    }
-    const server: Socket = connect({ host: bareHost(url), port: defaultPort(url), lookup });
-    tunnels.add(server);
-    server.on('close', () => tunnels.delete(server));
-    client.on('close', () => server.destroy());
-    let connected = false;
-    server.once('connect', () => {
-      connected = true;
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) server.write(head);
-      server.pipe(client);
-      client.pipe(server);
-    });
-    server.on('error', (error) => {
-      if (connected) return void client.destroy();
-      client.end(`HTTP/1.1 ${statusLine(unreachable(url, error))}\r\n\r\n`);
-    });
-  };
-
-  const proxy = createServer(forward);
-  proxy.on('connect', tunnel);
+  const proxy = createServer((req, res) => forward(state, req, res));
+  proxy.on('connect', (req: IncomingMessage, client: Duplex, head: Buffer) => tunnel(state, req, client, head));
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   const { port } = proxy.address() as AddressInfo;
 
   return {
     url: `http://127.0.0.1:${port}`,
-    refused,
-    failureFor: (url) => failures.get(failureKey(url)),
-    sentContentType: (url) => sentTypes.get(failureKey(url)),
+    refused: state.refused,
+    failureFor: (url) => state.failures.get(failureKey(url)),
+    sentContentType: (url) => state.sentTypes.get(failureKey(url)),
     close: () =>
       new Promise<void>((resolve) => {
         proxy.close(() => resolve());
         proxy.closeAllConnections();
-        for (const socket of tunnels) socket.destroy();
-        agent.destroy();
+        for (const socket of state.tunnels) socket.destroy();
+        state.agent.destroy();
       }),
   };
 }

@@ -15,6 +15,7 @@ import type { Storage } from '../storage/index.ts';
 import type { Budget } from '../time/budget.ts';
 import type { Timings } from '../time/timings.ts';
 import type { WorkPool } from '../work/pool.ts';
+import type { Step as OrderedStep } from '../step-order.ts';
 import type { ParsedPage } from './parsed.ts';
 
 type Renderer = import('../browser/index.ts').Renderer;
@@ -111,20 +112,12 @@ export type Part =
   | 'data.captures';
 
 /**
- * One stage of the pipeline. `wants` says from the context whether it has work to do, answering what the work is
- * about (narrowed: the loaded page, the settings asked for) or `undefined` for none; `run` gets that answer. `reads`
- * and `writes` declare the parts it takes from earlier steps and leaves for later ones; lib/pipeline/order.ts checks
- * the order of STEPS against them when the module loads.
+ * One stage of the pipeline (lib/step-order.ts's Step over the context): `wants` answers what its work is about
+ * (narrowed: the loaded page, the settings asked for) or `undefined` for none, and `run` gets that answer; `reads` and
+ * `writes` declare the parts it takes from earlier steps and leaves for later ones, checked in STEPS' order when
+ * lib/pipeline/index.ts loads.
  */
-export interface Step<Input = unknown> {
-  readonly name: string;
-  readonly reads: readonly Part[];
-  readonly writes: readonly Part[];
-  /** Earlier steps whose work this one does again over what it writes (prerender=auto's render and extraction). */
-  readonly redoes?: readonly string[];
-  wants(ctx: Context): Input | undefined;
-  run(ctx: Context, input: Input): Promise<void>;
-}
+export type Step<Input = unknown> = OrderedStep<Context, Part, Input>;
 
 /** With `palette`, an image is read up to this size for its colours; a larger one gets no palette. */
 export const PALETTE_MAX_BYTES = 5 * 1024 * 1024;

@@ -14,7 +14,7 @@ import type { Envelope } from '../http/respond.ts';
 import type { Budget } from '../time/budget.ts';
 import type { Timings } from '../time/timings.ts';
 import type { Context, FetchMode, PipelineDeps, Step } from './context.ts';
-import { inCheckedOrder } from './order.ts';
+import { inCheckedOrder, runSteps } from '../step-order.ts';
 import { clientShell } from './steps/client-shell.ts';
 import { extract } from './steps/extract.ts';
 import { fetch } from './steps/fetch.ts';
@@ -30,8 +30,8 @@ import { wantedOutput } from './wanted.ts';
 
 export type { FetchMode, PipelineDeps } from './context.ts';
 
-/** In an order that keeps every step's declared reads and writes (order.ts): checked as this module loads. */
-export const STEPS: readonly Step[] = inCheckedOrder([render, fetch, extract, clientShell, rules, iframe, insights, lighthouse, ping, store, palette]);
+/** In an order that keeps every step's declared reads and writes (lib/step-order.ts): checked as this module loads. */
+export const STEPS: readonly Step[] = inCheckedOrder([render, fetch, extract, clientShell, rules, iframe, insights, lighthouse, ping, store, palette], "The pipeline's steps");
 
 export interface PipelineResult {
   envelope: Envelope;
@@ -62,10 +62,7 @@ export async function runPipeline(url: VettedUrl, options: Options, budget: Budg
     captures: {},
     bodies: new Map(),
   };
-  for (const step of STEPS) {
-    const input = step.wants(ctx);
-    if (input !== undefined) await step.run(ctx, input);
-  }
+  await runSteps(STEPS, ctx);
   return { envelope: envelope(ctx.data, ctx.page), mode: ctx.mode, loadMs: timings.get('render') ?? timings.get('fetch'), outbound: ctx.outbound };
 }
 

@@ -248,6 +248,8 @@ export const DEFAULTS = {
   device: 'Macbook Pro 13',
   colorScheme: 'no-preference',
   mediaType: 'screen',
+  javascript: true,
+  animations: false,
   waitUntil: ['auto'],
   screenshot: { type: 'png', quality: 80, codeScheme: 'atom-dark' },
   // Microlink's pdf defaults (https://microlink.io/docs/sdk/methods/pdf).

@@ -206,7 +206,10 @@ describe('pdf', () => {
   let site: TestServer;
   let renderer: Renderer;
   before(async () => {
-    site = await startServer({ '/': html('<!doctype html><h1>Printed</h1>') });
+    site = await startServer({
+      '/': html('<!doctype html><h1>Printed</h1>'),
+      '/titled': html('<!doctype html><title>The printed page</title><h1>Printed</h1>'),
+    });
     renderer = testRenderer();
   });
   after(async () => {
@@ -238,5 +241,14 @@ describe('pdf', () => {
     const result = await render(renderer, `${site.url}/`, 'pdf&screenshot');
     assert.ok(result.pdf && result.screenshot);
     assert.deepEqual(site.hits.slice(hits).filter((hit) => hit === '/'), ['/']);
+  });
+
+  test('a framed screenshot whose background Chromium paints in the page leaves the PDF of the same render the page\'s', async () => {
+    // A radial gradient is painted by Chromium, in the capture's own page (lib/browser/framing.ts): after the PDF.
+    const query = 'pdf&screenshot&screenshot.overlay.browser=light&screenshot.overlay.background=radial-gradient(red,blue)';
+    const result = await render(renderer, `${site.url}/titled`, query, { timeout: 30_000 });
+    assert.ok(result.pdf && result.screenshot);
+    // Chromium writes the printed document's title into the PDF: the background's document has none.
+    assert.match(result.pdf.body.toString('latin1'), /\/Title \(The printed page\)/);
   });
 });

@@ -289,7 +289,9 @@ describe('recycling and shutdown', () => {
       const first: Browser = await renderer.getBrowser();
       const oldPid = first.process()!.pid!;
       const short = render(renderer, `${site.url}/slow?ms=300`, 'screenshot');
-      const long = render(renderer, `${site.url}/slow?ms=3000`, 'screenshot');
+      // Held until the new browser has served: a page answered after a fixed 3 s could be done first on a loaded
+      // machine (a second Chromium's launch alone can take that), and its browser closed with it.
+      const long = render(renderer, `${site.url}/held?long`, 'screenshot', { timeout: 30_000 });
       // `short` frees its slot; the next page goes to a new browser while `long` is still on the old one.
       await short;
       const next = await render(renderer, `${site.url}/`, 'screenshot');
@@ -297,11 +299,13 @@ describe('recycling and shutdown', () => {
       const second = await renderer.getBrowser();
       assert.notEqual(second, first);
       assert.ok(first.connected, 'the old browser still serves its page in flight');
+      releaseHeld();
       green((await long).screenshot!.body);
       for (let waited = 0; waited < 3000 && chromiumChildren().has(oldPid); waited += 50) await delay(50);
       assert.ok(!chromiumChildren().has(oldPid), 'the retired browser closed after its last page');
       assert.ok(second.connected);
     } finally {
+      releaseHeld();
       await renderer.close();
     }
   });

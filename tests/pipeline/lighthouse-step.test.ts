@@ -12,6 +12,7 @@ import type { LighthouseReport } from '../../lib/browser/index.ts';
 import { DEFAULT_RETENTION_MS, DEFAULT_STORAGE_MAX_BYTES } from '../../lib/config.ts';
 import type { Context } from '../../lib/pipeline/context.ts';
 import { INLINE_MAX_BYTES, lighthouse } from '../../lib/pipeline/steps/lighthouse.ts';
+import { parseQuery } from '../../lib/query/index.ts';
 import type { LighthouseOptions, LighthouseOutput } from '../../lib/query/options.ts';
 import type { Storage } from '../../lib/storage/index.ts';
 import { createStorage } from '../../lib/stores.ts';
@@ -33,19 +34,23 @@ describe('the lighthouse step', () => {
   async function answer(output: LighthouseOutput, text: string, existing?: object, filename?: string): Promise<Record<string, unknown>> {
     const settings: LighthouseOptions = { output, preset: undefined, settings: {} };
     const report: LighthouseReport = { output, text, result: { lighthouseVersion: 'test' } as LighthouseReport['result'] };
-    const audits = { run: async () => report };
+    const jobs: Array<{ setup: { userAgent: string; origin?: string } }> = [];
+    const audits = { run: async (_name: string, job: (typeof jobs)[number]) => (jobs.push(job), report) };
     const ctx = {
       url: new URL('https://example.com/'),
-      options: { filename },
+      // Real options: the step sets the report's page up as a render of the same request would be.
+      options: { ...parseQuery('url=https://example.com/'), filename },
       budget: new Budget(10_000),
       timings: new Timings(),
-      deps: { storage, audits, config: { env: {} }, browserArgs: [] },
+      deps: { storage, audits, config: { env: {}, userAgent: 'GlanceTest/1.0' }, browserArgs: [] },
       wanted: { lighthouse: settings },
       data: existing ? { insights: existing } : {},
     } as unknown as Context;
     const wanted = lighthouse.wants(ctx);
     assert.deepEqual(wanted, settings);
     await lighthouse.run(ctx, wanted!);
+    assert.equal(jobs[0]?.setup.userAgent, 'GlanceTest/1.0', "the report's page set up as a render's would be");
+    assert.equal(jobs[0]?.setup.origin, 'https://example.com');
     return ctx.data.insights as Record<string, unknown>;
   }
 

@@ -1,13 +1,15 @@
 /**
  * The order of the pipeline's steps is checked against what each step declares it reads and writes
- * (lib/pipeline/order.ts): the shipped order passes as lib/pipeline/index.ts loads, and an order that would have a
+ * (lib/step-order.ts): the shipped order passes as lib/pipeline/index.ts loads, and an order that would have a
  * step read what is not yet written, or overwrite what an earlier step has already read, is refused.
  */
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Step } from '../../lib/pipeline/context.ts';
 import { STEPS } from '../../lib/pipeline/index.ts';
-import { inCheckedOrder } from '../../lib/pipeline/order.ts';
+import { inCheckedOrder as checked } from '../../lib/step-order.ts';
+
+const inCheckedOrder = (steps: readonly Step[]) => checked(steps, "The pipeline's steps");
 
 const step = (name: string): Step => {
   const found = STEPS.find((candidate) => candidate.name === name);

@@ -7,6 +7,7 @@
  * window is drawn at the capture's own resolution and the capture itself is never resampled.
  */
 import type { OverlayBrowser, OverlayOptions } from '../../query/options.ts';
+import { MAX_DEVICE_AREA, type Viewport } from '../devices.ts';
 
 interface Palette {
   barTop: string;
@@ -186,4 +187,23 @@ export function windowShadow(theme: OverlayBrowser | undefined, scale: number): 
     { x: 0, y: px(2), blur: px(6), spread: 0, color: 'rgba(0,0,0,0.14)' },
     { x: 0, y: px(18), blur: px(48), spread: 0, color: 'rgba(0,0,0,0.28)' },
   ];
+}
+
+/**
+ * The viewport with its scale lowered, where needed, so that its capture framed by `overlay` holds at most
+ * MAX_DEVICE_AREA: clampViewport bounds the capture alone, and a frame adds up to a third to a large one (a 10 000 CSS px
+ * square viewport made a 7512 × 7538 image, and Node held ~1 GB composing it).
+ */
+export function framedViewport(viewport: Viewport, overlay: OverlayOptions): Viewport {
+  const { width, height } = viewport;
+  const framedArea = (scale: number): number => {
+    const { bar, margin } = frameGeometry(overlay, scale, Math.ceil(width * scale));
+    return (width * scale + 2 * margin) * (height * scale + bar + 2 * margin);
+  };
+  let scale = viewport.deviceScaleFactor;
+  if (framedArea(scale) <= MAX_DEVICE_AREA) return viewport;
+  // The frame's margins and bar scale too: one step by the ratio, then small ones for what rounding leaves over.
+  scale *= Math.sqrt(MAX_DEVICE_AREA / framedArea(scale));
+  while (framedArea(scale) > MAX_DEVICE_AREA) scale *= 0.99;
+  return { ...viewport, deviceScaleFactor: scale };
 }

@@ -9,6 +9,7 @@ import { mediaFromStored } from '../../media/object.ts';
 import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
 import type { LighthouseOptions } from '../../query/options.ts';
 import type { Step } from '../context.ts';
+import { pageSetup } from '../render-request.ts';
 
 /** Lighthouse's cap within the request's budget (at most 28 s): loading, auditing and writing the report. */
 export const LIGHTHOUSE_MS = 25_000;
@@ -39,7 +40,8 @@ export const lighthouse: Step<LighthouseOptions> = {
         env: deps.config.env,
         extraArgs: deps.browserArgs,
         url: url.href,
-        options,
+        // Set up as a render of the same request would be.
+        setup: await pageSetup(options, deps.config.userAgent, url.origin),
         lighthouse: settings,
         deadline: reportBudget.deadline + WORKER_CLOCK_MARGIN_MS,
         ownResolver: resolver !== undefined,

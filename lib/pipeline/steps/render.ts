@@ -6,6 +6,7 @@
 import type { LoadedPage } from '../../fetch/document.ts';
 import { ANSWER_RESERVE_MS } from '../../time/limits.ts';
 import { needsHtml, type Context, type Step } from '../context.ts';
+import { renderRequest } from '../render-request.ts';
 
 /** The first step: nothing is loaded before it. */
 export const render: Step<true> = {
@@ -19,16 +20,16 @@ export const render: Step<true> = {
 /** Renders the target into the context, answering the page it loaded; also the prerender=auto upgrade of a client-side shell. */
 export async function renderPage(ctx: Context, html: boolean): Promise<LoadedPage> {
   const { url, options, budget, timings, wanted, deps } = ctx;
+  const request = await renderRequest({
+    url,
+    options,
+    wants: { html, evaluate: wanted.evaluate, screenshot: wanted.screenshot, pdf: wanted.pdf },
+    userAgent: deps.config.userAgent,
+    budget: budget.slice(Infinity, ANSWER_RESERVE_MS),
+    outbound: ctx.outbound,
+  });
   const renderer = await timings.measure('launch', deps.renderer);
-  const result = await timings.measure('render', () =>
-    renderer.render({
-      url,
-      options,
-      budget: budget.slice(Infinity, ANSWER_RESERVE_MS),
-      capture: { screenshot: wanted.screenshot, pdf: wanted.pdf, html, evaluate: wanted.evaluate },
-      outbound: ctx.outbound,
-    }),
-  );
+  const result = await timings.measure('render', () => renderer.render(request));
   // The overlay's share of the render, as a span of its own (docs/parameters.md, Response headers: server-timing).
   if (result.timings['overlay'] !== undefined) timings.add('overlay', result.timings['overlay']);
   ctx.mode = 'prerender';
