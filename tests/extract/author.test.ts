@@ -132,4 +132,12 @@ describe('author', () => {
     assert.equal(values(`${head()}<body><nav>von Anna Schmidt</nav><div class="comments"><p>von Bernd Maier</p></div>`).author, null);
     assert.equal(body('<div>Autor: Newsletter</div>'), null);
   });
+
+  test("a handle is the person's name where the page writes it in full, letter for letter", () => {
+    const html = `${head('<meta name="author" content="edilson.la.rosa">')}<body><article><p>Por Edilson La Rosa</p><p class="x">Steffi »</p>`;
+    assert.equal(values(html).author, 'Edilson La Rosa');
+    // Another name, or the handle with page furniture after it, is not its full form.
+    assert.equal(values(`${head('<meta name="author" content="creeny">')}<body><article><p>von Creeny »</p><p>Von Anna Berg</p>`).author, 'creeny');
+  });
 });
+

@@ -1,6 +1,6 @@
 import { metaValues, microdataValues, texts } from '../facts.ts';
 import { parseDate } from '../date.ts';
-import { asList, perPage, type FieldSpec, type Rule } from '../rules.ts';
+import { allValues, asList, perPage, type FieldSpec, type Rule } from '../rules.ts';
 import { isDesk, personName } from '../person.ts';
 import { BYLINE_LABEL } from '../byline-label.ts';
 import { declaredLang, ldNodes, ldText, ldValues, meta, text } from '../sources.ts';
@@ -181,7 +181,7 @@ const PEOPLE_FIRST: readonly Rule[] = [
   ...BYLINES.map((rule) => siteNamed(rule, true)),
 ];
 
-export const author: FieldSpec = {
+const candidates: FieldSpec = {
   // A desk or team byline ("Redaktion", "Editorial Board") is what a reader calls the author of a page that names
   // nobody else.
   rules: [...PEOPLE_FIRST.map(people), ...PEOPLE_FIRST],
@@ -189,6 +189,22 @@ export const author: FieldSpec = {
     const value = unprefixed(raw);
     if (value === '' || value.length > MAX_LENGTH || looksLikeUrl(value)) return undefined;
     return personName(value, siteNames(ctx), declaredLang(ctx.facts));
+  },
+};
+
+/** Letters and digits only, lower case, accents dropped: "Gàbor Muniér" and the handle "gabor_munier" alike. */
+const letterKey = (value: string): string =>
+  value.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+export const author: FieldSpec = {
+  ...candidates,
+  /** A handle ("robert.stitz", "gabor_munier") is the person's name where the page also writes it in full, letter for
+   *  letter ("Robert Stitz", "Gàbor Muniér"). */
+  settle(value, ctx) {
+    if (/\s/.test(value)) return value;
+    const key = letterKey(value);
+    const words = (other: string): number => other.split(/\s+/).filter((word) => /\p{L}/u.test(word)).length;
+    return allValues(candidates, ctx).found.find((other) => words(other) > 1 && letterKey(other) === key) ?? value;
   },
 };
 
