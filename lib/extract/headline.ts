@@ -72,12 +72,14 @@ export function withoutSiteAffix(title: string, isSite: (part: string) => boolea
   for (let cut = true; cut; ) {
     cut = false;
     const breaks = [...value.matchAll(AFFIX_BREAK)];
-    const last = breaks.at(-1);
     const first = breaks[0];
-    const tail = last ? value.slice(last.index + last[0].length) : '';
     const rest = first ? value.slice(first.index + first[0].length) : '';
-    if (last && isSite(tail) && (last.index > tail.length || isDeclared(tail))) {
-      value = value.slice(0, last.index);
+    // The tail may itself hold separators ("Enchufla Figuren - Salsa-Figuren - Rueda in Berlin"), or stand in
+    // brackets ("Headline (neues deutschland)").
+    const tails = [...breaks.map((at) => ({ at: at.index, tail: value.slice(at.index + at[0].length) })), bracketed(value)];
+    const site = tails.find(({ at, tail }) => at > 0 && isSite(tail) && (at > tail.length || isDeclared(tail)));
+    if (site) {
+      value = value.slice(0, site.at);
       cut = true;
     } else if (first && isSite(value.slice(0, first.index)) && rest.length > first.index && !/^\p{Ll}/u.test(rest)) {
       value = rest;
@@ -85,6 +87,12 @@ export function withoutSiteAffix(title: string, isSite: (part: string) => boolea
     }
   }
   return value.trim();
+}
+
+/** A bracketed tail ("Headline (Site)") and where it starts; a tail that cuts nothing otherwise. */
+function bracketed(title: string): { at: number; tail: string } {
+  const match = /\s+\(([^()]+)\)$/u.exec(title);
+  return match ? { at: match.index, tail: match[1]! } : { at: 0, tail: '' };
 }
 
 /** The parts a title's separators set apart ("117: Guest | Show" → "117", "Guest", "Show"). */

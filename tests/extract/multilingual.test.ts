@@ -135,8 +135,21 @@ describe('titles', () => {
       page('de', `<h1>${h1}</h1>`, `<title>${h1} | MZ.de</title>`, `<meta property="og:title" content="${og}">`);
     const h1 = 'Hingucker beim Flugplatzfest in Dessau: Zweite F13 kurz vor der Zulassung';
     assert.equal(values(html('Hingucker beim Flugplatzfest: Zweite F13 kurz vor der Zulassung', h1)).title, h1);
+    // The <title>'s first part before a long tagline, likewise.
+    const first = page('de', '<h1>Ladensterben immer dramatischer</h1>', '<title>Ladensterben immer dramatischer » ☆☆☆☆☆ - Watch e.V. - Aktuelle Geschehnisse</title>', '<meta property="og:title" content="Das Ladensterben wird immer dramatischer">');
+    assert.equal(values(first).title, 'Ladensterben immer dramatischer');
     // An <h1> of another story (a list's first teaser) never replaces it.
     assert.equal(values(html('Spike raises $8 million for chat-like email', 'HackerRank Makes Recruiting Transparent')).title, 'Spike raises $8 million for chat-like email');
+  });
+
+  test("a site's affix that holds separators itself, or stands in brackets, is cut whole", () => {
+    const logo = '<h1><a href="/">Salsa-Figuren - Rueda in Berlin</a></h1>';
+    assert.equal(values(page('de', logo, '<title>Enchufla Figuren - Salsa-Figuren - Rueda in Berlin</title>')).title, 'Enchufla Figuren');
+    const named = (title: string, site: string) => values(head(`<title>${title}</title>`, `<meta property="og:site_name" content="${site}">`)).title;
+    assert.equal(named('Zu Besuch bei Véronique Lacaze — Herz und Blut - Interior | Design', 'Herz und Blut - Interior | Design'), 'Zu Besuch bei Véronique Lacaze');
+    assert.equal(named('»Einfach kein Geld mehr« (neues deutschland)', 'neues deutschland'), '»Einfach kein Geld mehr«');
+    // Brackets that are not the site's name stay.
+    assert.equal(named('Der historische Purzelbaum (2021/5)', 'A la Carte'), 'Der historische Purzelbaum (2021/5)');
   });
 
   test("a tail that is the site's declared name is cut however short the headline before it", () => {

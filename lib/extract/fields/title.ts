@@ -55,18 +55,19 @@ function visibleHeadline(ctx: Context): string | undefined {
   const title = normaliseText(ctx.facts.title ?? '');
   if (only === undefined || others.length > 0 || title === '') return undefined;
   const shared = SHARED.flatMap((rule) => asList(rule(ctx)).map(normaliseText));
+  const parts = titleParts(title);
+  // The title's first part, the rest set apart after it, is the headline when the heading says it alone ("Penny -
+  // Stardew Valley Wiki" over `<h1>Penny</h1>`): sites put their name and tagline after the headline. Not before a
+  // colon: "Chronik: Was geschah" is a section's story.
+  const first = parts.length > 1 && textKey(parts[0]!) === textKey(only) && !/^[:：]/.test(title.slice(parts[0]!.length).trim());
   // A sharing headline of the page's own is what it chose, unless its `<title>` is the heading and the site's affix
   // and the sharing one tells the same story: a rewrite for social feeds, where readers see the heading.
   const rewritten = shared.filter((headline) => headline !== title);
   if (rewritten.length > 0) {
     const retold = wordsOf(only).size >= MIN_HEADLINE_WORDS && rewritten.every((headline) => sameStory(only, headline));
-    return retold && cleanHeadline(title, [only]) === only ? only : undefined;
+    return retold && (first || cleanHeadline(title, [only]) === only) ? only : undefined;
   }
-  const parts = titleParts(title);
-  // The title's first part, the rest set apart after it, is the headline when the heading says it alone ("Penny -
-  // Stardew Valley Wiki" over `<h1>Penny</h1>`): sites put their name and tagline after the headline. Not before a
-  // colon: "Chronik: Was geschah" is a section's story.
-  if (parts.length > 1 && textKey(parts[0]!) === textKey(only) && !/^[:：]/.test(title.slice(parts[0]!.length).trim())) return only;
+  if (first) return only;
   if (wordsOf(only).size < MIN_HEADLINE_WORDS) return undefined;
   // Any other part is the headline when it is the longest; a shorter one is the show's or site's name ("117: A
   // Guest on Redwood | React Podcast" over `<h1>React Podcast</h1>`).
@@ -102,7 +103,7 @@ export const title: FieldSpec = {
     return withoutSiteAffix(
       cleanHeadline(value, twins),
       (part) => namesSite(part, names) || isLogoHeading(part, ctx),
-      (part) => declaresSite(part, names),
+      (part) => declaresSite(part, names) || homeHeadings(ctx).has(textKey(part)),
     );
   },
 };
