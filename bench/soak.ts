@@ -15,7 +15,8 @@ import { ROOT } from './lib/bundle.ts';
 import { runIfMain, type Part } from './lib/part.ts';
 import { childProcesses, treeMemory } from './lib/procmem.ts';
 import { percentile, round } from './lib/stats.ts';
-import { prebuiltEngine, startTreeService } from './lib/tree-service.ts';
+import { startTreeService } from './lib/tree-service.ts';
+import { sharedAdblockEngine } from '../tests/helpers/adblock-engine.ts';
 
 const CONCURRENCY = 4;
 const SAMPLE_EVERY_MS = 5_000;
@@ -71,8 +72,8 @@ export const soak: Part = async ({ smoke, log }) => {
   // A port nobody listens on: connections are refused, the target's own failure (EFETCH).
   const closedUrl = `http://127.0.0.1:${await unusedPort()}`;
   // Short, so the soak shows the sweep holding the disk (the default keeps files for 31 days).
-  // Smoke: the adblock engine built once, not by the service as it starts (a soak's figures are after start-up).
-  const service = await startTreeService(ROOT, { GLANCE_RETENTION: `${RETENTION_MINUTES}m`, ...(smoke ? { GLANCE_ADBLOCK_ENGINE: await prebuiltEngine() } : {}) });
+  // Smoke: the adblock engine prebuilt (tests/helpers/adblock-engine.ts, once per version), not by the service as it starts (a soak's figures are after start-up).
+  const service = await startTreeService(ROOT, { GLANCE_RETENTION: `${RETENTION_MINUTES}m`, ...(smoke ? { GLANCE_ADBLOCK_ENGINE: await sharedAdblockEngine() } : {}) });
   const { dir } = service;
   const base = service.url;
   log(smoke ? `each kind through ${base} at concurrency ${CONCURRENCY}` : `soaking ${base} for ${configured} min at concurrency ${CONCURRENCY}`);

@@ -16,7 +16,8 @@ import { html, startServer, type Route } from '../tests/helpers/server.ts';
 import { deepJson, legacyPage, manyAttributes, nestedDivs, nestedText, ordinaryPage, siblings, unclosedLinks } from './lib/hostile.ts';
 import { runIfMain, type Part, type Table, type Target } from './lib/part.ts';
 import { ms, round } from './lib/stats.ts';
-import { prebuiltEngine, startTreeService, type TreeService } from './lib/tree-service.ts';
+import { startTreeService, type TreeService } from './lib/tree-service.ts';
+import { sharedAdblockEngine } from '../tests/helpers/adblock-engine.ts';
 
 const HERE = fileURLToPath(new URL('..', import.meta.url));
 const MB = 1024 * 1024;
@@ -198,8 +199,8 @@ export const stall: Part = async ({ smoke, log }) => {
   try {
     for (const hostile of cases) {
       for (const [label, tree] of trees) {
-        // Smoke: the adblock engine built once, not by each service as it starts (the full run measures that start).
-        const service = await startTreeService(tree, smoke ? { GLANCE_ADBLOCK_ENGINE: await prebuiltEngine() } : {});
+        // Smoke: the adblock engine prebuilt (tests/helpers/adblock-engine.ts, once per version), not by each service as it starts (the full run measures that start).
+        const service = await startTreeService(tree, smoke ? { GLANCE_ADBLOCK_ENGINE: await sharedAdblockEngine() } : {});
         try {
           const outcome = await runCase(service, site.url, hostile);
           const late = outcome.answerMs - hostile.timeoutMs;

@@ -13,7 +13,8 @@ import { loadCorpus } from '../tests/helpers/corpus.ts';
 import { html, startServer, type Route } from '../tests/helpers/server.ts';
 import { runIfMain, type Part, type Target } from './lib/part.ts';
 import { median, round, times } from './lib/stats.ts';
-import { prebuiltEngine, startTreeService, type TreeService } from './lib/tree-service.ts';
+import { startTreeService, type TreeService } from './lib/tree-service.ts';
+import { sharedAdblockEngine } from '../tests/helpers/adblock-engine.ts';
 
 const HERE = fileURLToPath(new URL('..', import.meta.url));
 const CONCURRENCY = 4;
@@ -84,8 +85,8 @@ export const work: Part = async ({ smoke, log }) => {
   const failures = new Map<string, number>();
   const metrics: Record<string, number> = {};
   try {
-    // No capture here: the adblock engine is built once for both, not by each service as it starts.
-    const adblock = { GLANCE_CACHE: 'off', GLANCE_ADBLOCK_ENGINE: await prebuiltEngine() };
+    // No capture here: the adblock engine is prebuilt for both (tests/helpers/adblock-engine.ts), not by each service as it starts.
+    const adblock = { GLANCE_CACHE: 'off', GLANCE_ADBLOCK_ENGINE: await sharedAdblockEngine() };
     for (const [label, tree] of trees) services.set(label, await startTreeService(tree, adblock));
     // Every page once through every case first: modules, workers and the JIT warm.
     for (const service of services.values()) for (const { query } of CASES) await load(service, targets, query, smoke ? 1 : 5);

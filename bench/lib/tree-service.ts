@@ -5,7 +5,7 @@
  * assets, cached answers) in a temporary folder of its own.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -46,22 +46,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     endAll();
     process.exit(130);
   });
-}
-
-let engine: Promise<string> | undefined;
-
-/**
- * An adblock engine built once per bench run, for services whose start-up is not what is measured: each local
- * service otherwise parses the lists as it starts (seconds of CPU), GLANCE_ADBLOCK_ENGINE spares it that.
- */
-export function prebuiltEngine(): Promise<string> {
-  engine ??= (async () => {
-    const { buildEngine } = await import('../../lib/browser/adblock-engine.ts');
-    const path = join(mkdtempSync(join(tmpdir(), 'glance-engine-')), 'engine.bin');
-    writeFileSync(path, (await buildEngine([])).serialize());
-    return path;
-  })();
-  return engine;
 }
 
 export async function startTreeService(tree: string, env: Record<string, string> = {}): Promise<TreeService> {

@@ -34,7 +34,7 @@ describe('adblock through the service', () => {
       '/tag/js/gpt.js': (_req, res) => void res.writeHead(200, { 'content-type': 'text/javascript' }).end('window.ads = true;'),
     });
     site.route('/', html(page(site.port)));
-    service = await startService({ resolver: everythingHere });
+    service = await startService({ resolver: everythingHere, buildsAdblockEngine: true });
   });
   after(async () => {
     await service.close();

@@ -79,6 +79,11 @@ interface Row {
   readonly cacheOnly?: boolean;
   /** Other option keys (as mql or the reference spell them) this row shows working or refused. */
   readonly covers?: readonly string[];
+  /**
+   * Runs with no other row beside it: a Lighthouse report (seconds of both cores, one at a time, a queue of two),
+   * or an answer that reads what the cache holds for the page.
+   */
+  readonly alone?: boolean;
 }
 
 const pixel = (image: PNG, x: number, y: number): number[] => [...image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 4)];
@@ -189,6 +194,7 @@ const ROWS: readonly Row[] = [
   },
   {
     param: 'insights',
+    alone: true,
     verdict: 'works',
     // Technologies and a report (kept to one audit to keep the test short).
     with: 'insights&insights.lighthouse.onlyAudits=document-title',
@@ -206,6 +212,7 @@ const ROWS: readonly Row[] = [
   },
   {
     param: 'insights.lighthouse',
+    alone: true,
     verdict: 'works',
     with: 'insights.lighthouse.onlyCategories=seo&insights.technologies=false',
     context: 'meta=false',
@@ -431,6 +438,7 @@ const ROWS: readonly Row[] = [
   { param: 'filter', verdict: 'works', with: 'filter=title', check: ({ body }) => assert.deepEqual(Object.keys(body.data), ['title']) },
   {
     param: 'force',
+    alone: true,
     verdict: 'works',
     with: 'force',
     cacheOnly: true,
@@ -438,6 +446,7 @@ const ROWS: readonly Row[] = [
   },
   {
     param: 'ttl',
+    alone: true,
     verdict: 'works',
     with: 'ttl=1h',
     cacheOnly: true,
@@ -445,6 +454,7 @@ const ROWS: readonly Row[] = [
   },
   {
     param: 'staleTtl',
+    alone: true,
     verdict: 'works',
     with: 'staleTtl=1m',
     cacheOnly: true,
@@ -452,6 +462,7 @@ const ROWS: readonly Row[] = [
   },
   {
     param: 'cacheKey',
+    alone: true,
     verdict: 'works',
     with: 'cacheKey=v2',
     check: ({ headers }) => assert.equal(headers.get('x-cache-status'), 'MISS', 'a label of its own, not the shared answer'),
@@ -709,7 +720,13 @@ describe('every Microlink parameter works or is refused by name', () => {
 
   const join = (...parts: Array<string | undefined>): string => parts.filter(Boolean).join('&');
 
-  for (const row of ROWS) {
+  const rowTests = (rows: readonly Row[]) => () => rows.forEach(rowTest);
+  // Two at a time, as many as the renderer opens pages at once (lib/browser/index.ts, MAX_PAGES): one row's waits
+  // (its page's timers, network quiet, an upload) overlap the other's work, and nothing waits in the renderer's line.
+  describe('the rows that may run beside another', { concurrency: 2 }, rowTests(ROWS.filter((row) => !row.alone)));
+  describe('the rows that run alone', rowTests(ROWS.filter((row) => row.alone)));
+
+  function rowTest(row: Row): void {
     const query = (target: string) => q(target, join(row.context, row.with));
 
     test(`${row.param}: ${row.verdict}`, async () => {

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { withSharedAdblockEngine } from './adblock-engine.ts';
 import { unusedPort } from './server.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -16,13 +17,13 @@ export interface LocalProcess {
   readonly exited: Promise<number | null>;
 }
 
-/** Resolves once the service says it listens; `env` is added to this process's environment. */
+/** Resolves once the service says it listens; `env` is added to this process's environment (with the tests' shared adblock engine, tests/helpers/adblock-engine.ts, unless `env` names adblock lists or an engine). */
 export async function startLocalProcess(env: Record<string, string>): Promise<LocalProcess> {
   const port = await unusedPort();
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'functions/local.ts')], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PORT: String(port), ...env },
+    env: { ...process.env, PORT: String(port), ...(await withSharedAdblockEngine(env)) },
   });
   let stderr = '';
   child.stderr!.on('data', (chunk: Buffer) => {

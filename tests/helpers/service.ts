@@ -17,6 +17,7 @@ import { loadConfig, type Config } from '../../lib/config.ts';
 import type { Resolver } from '../../lib/fetch/index.ts';
 import type { OembedProvider } from '../../lib/oembed/providers.ts';
 import { createStorage } from '../../lib/stores.ts';
+import { withSharedAdblockEngine } from './adblock-engine.ts';
 import { TEST_BROWSER_ARGS } from './chromium-args.ts';
 import { joined } from '../../lib/text/pieces.ts';
 
@@ -53,6 +54,11 @@ export interface ServiceOptions {
   prepared?: boolean;
   /** Receives the access record of each answered request (lib/http/access-log.ts). */
   onAnswered?: AppDeps['onAnswered'];
+  /**
+   * Build the adblock engine from the lists on first use, as a service without GLANCE_ADBLOCK_ENGINE does, instead of
+   * loading the tests' shared prebuilt one (tests/helpers/adblock-engine.ts).
+   */
+  buildsAdblockEngine?: boolean;
 }
 
 interface Setup {
@@ -61,10 +67,11 @@ interface Setup {
   env: Record<string, string>;
 }
 
-async function setUp({ allowHosts = '127.0.0.1,localhost', cacheDir, env = {} }: ServiceOptions): Promise<Setup> {
+async function setUp({ allowHosts = '127.0.0.1,localhost', cacheDir, env = {}, buildsAdblockEngine = false }: ServiceOptions): Promise<Setup> {
   const dir = await mkdtemp(join(tmpdir(), 'glance-service-'));
   cacheDir ??= join(dir, 'cache');
-  return { dir, cacheDir, env: { GLANCE_ALLOW_HOSTS: allowHosts, GLANCE_STORAGE_DIR: join(dir, 'assets'), GLANCE_CACHE_DIR: cacheDir, ...env } };
+  const own = { GLANCE_ALLOW_HOSTS: allowHosts, GLANCE_STORAGE_DIR: join(dir, 'assets'), GLANCE_CACHE_DIR: cacheDir, ...env };
+  return { dir, cacheDir, env: buildsAdblockEngine ? own : await withSharedAdblockEngine(own) };
 }
 
 const buildApp = (config: Config, { resolver, oembedProviders, events, browserArgs = [], onAnswered }: ServiceOptions): App =>
