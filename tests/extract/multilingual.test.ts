@@ -138,6 +138,9 @@ describe('titles', () => {
     // The <title>'s first part before a long tagline, likewise.
     const first = page('de', '<h1>Ladensterben immer dramatischer</h1>', '<title>Ladensterben immer dramatischer » ☆☆☆☆☆ - Watch e.V. - Aktuelle Geschehnisse</title>', '<meta property="og:title" content="Das Ladensterben wird immer dramatischer">');
     assert.equal(values(first).title, 'Ladensterben immer dramatischer');
+    // Or when <title> is the <h1> alone.
+    const alone = 'Lange Haare: Dank dieser Lebensmittel wachsen sie viel schneller';
+    assert.equal(values(page('de', `<h1>${alone}</h1>`, `<title>${alone}</title>`, '<meta property="og:title" content="Dank dieser Lebensmittel wachsen eure Haare viel schneller">')).title, alone);
     // An <h1> of another story (a list's first teaser) never replaces it.
     assert.equal(values(html('Spike raises $8 million for chat-like email', 'HackerRank Makes Recruiting Transparent')).title, 'Spike raises $8 million for chat-like email');
   });

@@ -60,8 +60,8 @@ function visibleHeadline(ctx: Context): string | undefined {
   // Stardew Valley Wiki" over `<h1>Penny</h1>`): sites put their name and tagline after the headline. Not before a
   // colon: "Chronik: Was geschah" is a section's story.
   const first = parts.length > 1 && textKey(parts[0]!) === textKey(only) && !/^[:：]/.test(title.slice(parts[0]!.length).trim());
-  // A sharing headline of the page's own is what it chose, unless its `<title>` is the heading and the site's affix
-  // and the sharing one tells the same story: a rewrite for social feeds, where readers see the heading.
+  // A sharing headline of the page's own is what it chose, unless its `<title>` is the heading (alone, or with the
+  // site's affix) and the sharing one tells the same story: a rewrite for social feeds, where readers see the heading.
   const rewritten = shared.filter((headline) => headline !== title);
   if (rewritten.length > 0) {
     const retold = wordsOf(only).size >= MIN_HEADLINE_WORDS && rewritten.every((headline) => sameStory(only, headline));
