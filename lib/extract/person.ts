@@ -30,7 +30,8 @@ export function personName(raw: string, siteNames: ReadonlySet<string>, lang?: s
   // "Brian Stevens, Vice President, Google Cloud": a role after the first comma.
   const [name = '', ...titles] = value.split(/\s*,\s*/);
   if (titles.length > 0 && titles.some((part) => ROLE.test(part)) && !ROLE.test(name)) value = name;
-  value = value.replace(/\s*[,;:|]+$/, '');
+  // "Noah Kulwin @nkulw": the name, then the handle.
+  value = value.replace(/\s+@[\p{L}\p{N}_.]+$/u, '').replace(/\s*[,;:|]+$/, '');
   if (value === '' || isDate(value) || PLACEHOLDER.test(value)) return undefined;
   return value;
 }

@@ -24,9 +24,10 @@ const FURNITURE = new RegExp(
     'responder|compartir|commenti|rispondi|condividi|reageer|reacties|delen|odpowiedz|komentarz[ey]?|ответить|комментари[йи])(?![\\p{L}])',
   'iu',
 );
-/** A comment form's field labels ("Name *", "Name (erforderlich)", "E-Mail:"): never a name. */
+/** A comment form's field labels ("Name *", "Name (erforderlich)", "E-Mail:"), and an author link's text without its
+ *  name ("Alle Artikel"): never a name. */
 const FORM_LABEL =
-  /^(?:name|your name|nom|nombre|nome|naam|imi[eę]|имя|e-?mail|website|webseite|site web|url)\s*(?:\*|\([^)]{0,30}\)|:)?$/iu;
+  /^(?:(?:name|your name|nom|nombre|nome|naam|imi[eę]|имя|e-?mail|website|webseite|site web|url)\s*(?:\*|\([^)]{0,30}\)|:)?|(?:view |see )?(?:all|alle|tous les) (?:articles|posts|stories|artikel|beiträge))$/iu;
 /** A commenter's signature ("Jane says:", "Jane sagt:", "Jane dit :"): the comment's author, not the page's. */
 const COMMENTER =
   /(?<![\p{L}])(?:says|said|wrote|sagt|schreibt|meint|dit|écrit|dice|escribió|disse|scrive|zegt|schreef|skriver|sier|säger|napisał[a]?|pisze|пишет|говорит)\s*:?$/iu;
@@ -171,10 +172,10 @@ const people =
 
 const PEOPLE_FIRST: readonly Rule[] = [
   ldAuthors(false),
-  siteNamed(META_AUTHOR, false),
   // Product pages name their maker as the brand (metascraper's habit, hence Microlink's).
   ldText('brand.name'),
   ...BYLINES.map((rule) => siteNamed(rule, false)),
+  siteNamed(META_AUTHOR, false),
   ldAuthors(true),
   // The site as its own author, when nothing on the page names anyone else ("Marketing Land" posts as itself).
   siteNamed(META_AUTHOR, true),
