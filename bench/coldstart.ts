@@ -18,14 +18,13 @@ import { serve } from '../tests/ping/helpers.ts';
 import { buildBundle, ROOT } from './lib/bundle.ts';
 import { runIfMain, type Part, type Target } from './lib/part.ts';
 import { median, ms } from './lib/stats.ts';
+import { PUPPETEER_MARKERS } from '../tests/helpers/puppeteer-markers.ts';
 
 const run = promisify(execFile);
 const CHILD = join(ROOT, 'bench', 'lib', 'cold-child.mjs');
 /** Issue 28's goal (156 ms at filing). */
 const MAX_IMPORT_MS = 130;
 const MAX_BUNDLE_BYTES = 3 * 1024 * 1024;
-/** Strings only puppeteer-core's own code holds (as tests/infra/bundle.ts checks). */
-const PUPPETEER_MARKERS = ['Target.setAutoAttach', 'Page.captureScreenshot', 'Page.setLifecycleEventsEnabled', 'iPhone 15 Pro'];
 
 const PAGE = (origin: string) => `<!doctype html><html lang="en"><head><title>A cold start</title>
 <meta name="description" content="The first request a fresh process answers.">

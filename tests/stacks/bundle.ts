@@ -14,6 +14,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import { findChromium } from '../../lib/browser/launch.ts';
 import { installedPackages, unlockedPackages } from '../../stacks/function-packages.ts';
 import { UNUSED_FILES, UNUSED_PATHS, UNUSED_SCOPES } from '../../stacks/prune.ts';
+import { PUPPETEER_MARKERS } from '../helpers/puppeteer-markers.ts';
 import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { apiEvent, isolate, lambdaContext, outsideModules } from './lambda.ts';
 import type { Synthesized } from './synth.ts';
@@ -22,8 +23,6 @@ import { resource } from './template.ts';
 type Handler = (event: APIGatewayProxyEventV2, context: Context) => Promise<APIGatewayProxyStructuredResultV2>;
 
 const MAX_BUNDLE_BYTES = 3 * 1024 * 1024;
-/** Strings only puppeteer-core's own code holds (CDP method names, its device table): absent unless it was bundled. */
-const PUPPETEER_MARKERS = ['DOM.describeNode', 'Page.captureScreenshot', 'Page.setLifecycleEventsEnabled', 'iPhone 15 Pro'];
 const CDN_URL = 'https://cdn.infra.test';
 const ROOT = new URL('../..', import.meta.url).pathname;
 const ROOT_MODULES = join(ROOT, 'node_modules');
