@@ -24,11 +24,14 @@ describe('description', () => {
     assert.equal(values(head(ldJson({ '@type': 'WebPage', description: 'LD' }))).description, 'LD');
   });
 
-  test('nothing when the page declares no description: its first paragraph is not one (readers judge it none)', () => {
-    const html = `<body><nav><p>Home, about us, contact us and other navigation links here</p></nav>
+  test("nothing when a page that is not an article declares no description: its first paragraph is not one", () => {
+    const body = `<body><nav><p>Home, about us, contact us and other navigation links here</p></nav>
       <article><p>Short.</p>
       <p>This is the first real paragraph of the article, long enough to describe it.</p></article></body>`;
-    assert.equal(values(html).description, null);
+    assert.equal(values(body).description, null);
+    // An article (og:type) that declares none is described by its lead paragraph, as a news reader shows it.
+    const article = `${head('<meta property="og:type" content="article">')}${body}`;
+    assert.equal(values(article).description, 'This is the first real paragraph of the article, long enough to describe it.');
   });
 
   test('whitespace collapsed and entities decoded', () => {

@@ -1,4 +1,5 @@
 import { asList, perPage, type FieldSpec, type Rule } from '../rules.ts';
+import { metaValues, texts } from '../facts.ts';
 import { ldText, meta, ofType } from '../sources.ts';
 import { normaliseText, textKey } from '../text.ts';
 
@@ -33,11 +34,21 @@ const siteWideText =
     return asList(rule(ctx)).filter((raw) => site.has(textKey(raw)) === boilerplate);
   };
 
+/** An article's lead: the first paragraph of its text that reads like prose. */
+const MIN_LEAD_CHARS = 40;
+const MIN_LEAD_WORDS = 6;
+const lead: Rule = (ctx) => {
+  if (!metaValues(ctx.facts, 'og:type').some((type) => /^article$/i.test(type.trim()))) return undefined;
+  return texts(ctx.facts, 'paragraph').filter((p) => p.length >= MIN_LEAD_CHARS && p.split(' ').length >= MIN_LEAD_WORDS).slice(0, 1);
+};
+
 export const description: FieldSpec = {
   rules: [
     ...RULES.map((rule) => siteWideText(rule, false)),
     // The site's description when the page offers nothing of its own (a home page is described by it).
     ...RULES.map((rule) => siteWideText(rule, true)),
+    // An article that declares no description is described by its lead paragraph, as a news reader shows it.
+    lead,
   ],
   accept(raw) {
     const value = normaliseText(raw);
