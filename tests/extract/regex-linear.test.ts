@@ -113,6 +113,8 @@ test('whole-page extraction of hostile markup and attribute values', () => {
     `<script type="application/ld+json">{"@type":"${run('a:')}",${run(', ')}</script>`,
     run('<p>&amp;'), run('<time datetime="2020">'), run('<meta property="og:image" content="/a.png">'),
     run('<link rel="icon" href="/a.png">'), run('<img src="/a.png">'), run('<source src="/a.mp4">'),
+    // Lines a byline's label or a date starts (lib/extract/byline-label.ts), each read by the author and date rules.
+    run('<br>von Anna Berg '), run('<br>Autor: '), run('<br>Bonn, 11.10.2021 '), `<main><p>${run('Samstag ')}5. Mai 2010</p></main>`,
   ];
   for (const html of pages) {
     fast(`extractMetadata ${html.slice(0, 30)}`, () => extractMetadata({ html, url: PAGE_URL }), PAGE_BOUND_MS);
