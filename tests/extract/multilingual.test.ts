@@ -14,6 +14,10 @@ await loadDateParsers();
 const page = (lang: string, body: string, ...tags: string[]): string =>
   `<!doctype html><html lang="${lang}"><head>${tags.join('')}</head><body>${body}</body></html>`;
 
+
+/** The title of a page whose <title> is `title` and whose og:site_name is `site`. */
+const named = (title: string, site: string) => values(head(`<title>${title}</title>`, `<meta property="og:site_name" content="${site}">`)).title;
+
 describe('dates in any language', () => {
   test('month names and day-first numbers of the page language', () => {
     assert.equal(parseDate('Samstag, 5. Mai 2010', { lang: 'de' })?.slice(0, 10), '2010-05-05');
@@ -103,7 +107,6 @@ describe('titles', () => {
   });
 
   test('a site-name affix with the separators of every script', () => {
-    const named = (title: string, site: string) => values(head(`<title>${title}</title>`, `<meta property="og:site_name" content="${site}">`)).title;
     assert.equal(named('Kinder und Arbeit » ProNATs e.V.', 'ProNATs e.V.'), 'Kinder und Arbeit');
     assert.equal(named('Pflegefinanzierung fordert Reform ǀ EKHN', 'EKHN'), 'Pflegefinanzierung fordert Reform');
     assert.equal(named('得州883家幼儿园染疫｜美国侨报网', '美国侨报网'), '得州883家幼儿园染疫');
@@ -148,7 +151,6 @@ describe('titles', () => {
   test("a site's affix that holds separators itself, or stands in brackets, is cut whole", () => {
     const logo = '<h1><a href="/">Salsa-Figuren - Rueda in Berlin</a></h1>';
     assert.equal(values(page('de', logo, '<title>Enchufla Figuren - Salsa-Figuren - Rueda in Berlin</title>')).title, 'Enchufla Figuren');
-    const named = (title: string, site: string) => values(head(`<title>${title}</title>`, `<meta property="og:site_name" content="${site}">`)).title;
     assert.equal(named('Zu Besuch bei Véronique Lacaze — Herz und Blut - Interior | Design', 'Herz und Blut - Interior | Design'), 'Zu Besuch bei Véronique Lacaze');
     assert.equal(named('»Einfach kein Geld mehr« (neues deutschland)', 'neues deutschland'), '»Einfach kein Geld mehr«');
     // Brackets that are not the site's name stay.
@@ -156,7 +158,6 @@ describe('titles', () => {
   });
 
   test("a tail that is the site's declared name is cut however short the headline before it", () => {
-    const named = (title: string, site: string) => values(head(`<title>${title}</title>`, `<meta property="og:site_name" content="${site}">`)).title;
     assert.equal(named('Penny - Stardew Valley Wiki', 'Stardew Valley Wiki'), 'Penny');
     // A name guessed from the address is not enough.
     assert.equal(values(head('<title>Penny - Stardew Valley Wiki</title>'), 'https://stardewvalleywiki.com/Penny').title, 'Penny - Stardew Valley Wiki');
