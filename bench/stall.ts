@@ -61,6 +61,7 @@ const CASES: readonly Case[] = [
   { name: 'long runs in metadata (ReDoS shapes)', path: '/redos', query: '', timeoutMs: 5000 },
   { name: 'a shell whose body is 10 MB of tags (prerender=auto checks it)', path: '/tags', query: '', timeoutMs: 10_000 },
   { name: 'an undeclared windows-1251 page (its encoding guessed)', path: '/legacy', query: '', timeoutMs: 5000 },
+  { name: '10 MB of byline and date lines (the body limit)', path: '/lines10', query: '', timeoutMs: 10_000 },
   { name: 'screenshot of 16 frames of undeclared windows-1251 documents', path: '/legacy-frames', query: 'screenshot=true', timeoutMs: 15_000, warm: { path: '/plain', query: 'screenshot=true' } },
   { name: 'technologies + three rules, 10 MB page beyond Latin-1', path: '/wide10', query: 'insights.technologies&insights.lighthouse=false&data.a.selectorAll=a&data.a.attr=href&data.t.attr=text&data.m.attr=markdown', timeoutMs: 10_000, warm: { path: '/tiny', query: 'insights.technologies&insights.lighthouse=false&data.t.attr=text' } },
 ];
@@ -105,6 +106,8 @@ function routes(): Record<string, Route> {
     '/wide10': page(() => ordinaryPage(9.8 * MB).replace('<title>Ordinary', '<title>Ordinary — ✓')),
     '/tags': page(() => `<!doctype html><html><head><script src="/app.js"></script></head><body>${'<i>'.repeat(3_200_000)}</body></html>`),
     '/links': page(() => unclosedLinks(2 * MB)),
+    // Every line starts with a byline's label or a date (lib/extract/byline-label.ts), each tested as it is read.
+    '/lines10': page(() => `<title>Lines</title><main>${'<p>von Anna Berg</p><p>Bonn, 11.10.2021 und mehr</p>'.repeat(Math.round((9 * MB) / 52))}</main>`),
     '/tall': withImage('/tall.png'),
     '/tall.png': png(1, 39_000_000),
     '/small': withImage('/small.png'),
