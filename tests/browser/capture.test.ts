@@ -31,7 +31,7 @@ describe('screenshot', () => {
       '/wide': html('<!doctype html><body style="margin:0"><div id="wide" style="width:1000000px;height:4000px;background:linear-gradient(90deg,red,blue)"></div>'),
       '/width': html('<!doctype html><title>w</title><script>document.title = innerWidth + "x" + devicePixelRatio</script>'),
     });
-    renderer = testRenderer();
+    renderer = await testRenderer();
   });
   after(async () => {
     await renderer.close();
@@ -210,7 +210,7 @@ describe('pdf', () => {
       '/': html('<!doctype html><h1>Printed</h1>'),
       '/titled': html('<!doctype html><title>The printed page</title><h1>Printed</h1>'),
     });
-    renderer = testRenderer();
+    renderer = await testRenderer();
   });
   after(async () => {
     await renderer.close();

@@ -25,7 +25,7 @@ describe('fonts on this machine', { skip: !notoInstalled() && "Debian's Noto fon
   let renderer: Renderer;
   before(async () => {
     site = await startServer({ '/': html(SCRIPTS_PAGE) });
-    renderer = testRenderer();
+    renderer = await testRenderer();
   });
   after(async () => {
     await renderer.close();

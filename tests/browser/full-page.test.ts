@@ -113,7 +113,7 @@ describe('full-page captures hydrate lazy content', () => {
         void setTimeout(() => res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'no-store' }).end(body), 60);
     }
     site = await startServer(routes);
-    renderer = testRenderer();
+    renderer = await testRenderer();
   });
   after(async () => {
     for (const close of pending) close();

@@ -59,7 +59,7 @@ describe('healing', () => {
   /** What the renderer reported (the Lambda handler counts these as browser_lost and page_crash). */
   const reported = { lost: 0, crashed: 0 };
   before(async () => {
-    renderer = testRenderer(undefined, undefined, {}, { browserLost: () => reported.lost++, pageCrashed: () => reported.crashed++ });
+    renderer = await testRenderer(undefined, undefined, {}, { browserLost: () => reported.lost++, pageCrashed: () => reported.crashed++ });
     // As the service does at start-up: the adblock engine's first build is on no test's clock.
     await renderer.prepare();
   });
@@ -245,7 +245,7 @@ describe('the health probe', () => {
 
 describe('admission', () => {
   let renderer: Renderer;
-  before(() => void (renderer = testRenderer()));
+  before(async () => void (renderer = await testRenderer()));
   after(async () => {
     releaseHeld();
     await renderer.close();
@@ -284,7 +284,7 @@ describe('admission', () => {
 
 describe('recycling and shutdown', () => {
   test('after GLANCE_BROWSER_MAX_PAGES pages a new browser serves, without failing the pages in flight', { timeout: 40_000 }, async () => {
-    const renderer = testRenderer('127.0.0.1', undefined, { GLANCE_BROWSER_MAX_PAGES: '2' });
+    const renderer = await testRenderer('127.0.0.1', undefined, { GLANCE_BROWSER_MAX_PAGES: '2' });
     try {
       const first: Browser = await renderer.getBrowser();
       const oldPid = first.process()!.pid!;
@@ -311,7 +311,7 @@ describe('recycling and shutdown', () => {
   });
 
   test('after shutdown begins nothing is launched, new renders are EBUSY, and the render in flight finishes', { timeout: 30_000 }, async () => {
-    const renderer = testRenderer();
+    const renderer = await testRenderer();
     const pid = await pidOf(renderer);
     const inFlight = render(renderer, `${site.url}/slow?ms=1500`, 'screenshot');
     // Admitted and loading when the shutdown begins (a fixed pause could end before a loaded machine admits it).

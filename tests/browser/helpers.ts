@@ -13,13 +13,15 @@ import { renderRequest, usualPageSetup, type RenderWants } from '../../lib/pipel
 import type { PageSetup } from '../../lib/browser/page.ts';
 import { parseQuery } from '../../lib/query/index.ts';
 import { WorkPool } from '../../lib/work/pool.ts';
+import { withSharedAdblockEngine } from '../helpers/adblock-engine.ts';
 import { html, type Route } from '../helpers/server.ts';
 
 export { TEST_BROWSER_ARGS as TEST_ARGS } from '../helpers/chromium-args.ts';
 import { TEST_BROWSER_ARGS as TEST_ARGS } from '../helpers/chromium-args.ts';
 
-export function testRenderer(allowHosts = '127.0.0.1', resolver?: Resolver, env: Record<string, string> = {}, events?: BrowserEvents): Renderer {
-  const config = loadConfig({ GLANCE_ALLOW_HOSTS: allowHosts, ...env });
+/** A renderer on the real Chromium, with the tests' shared prebuilt adblock engine unless `env` chooses its own. */
+export async function testRenderer(allowHosts = '127.0.0.1', resolver?: Resolver, env: Record<string, string> = {}, events?: BrowserEvents): Promise<Renderer> {
+  const config = loadConfig(await withSharedAdblockEngine({ GLANCE_ALLOW_HOSTS: allowHosts, ...env }));
   const usualSetup = () => usualPageSetup(config.userAgent);
   return createRenderer({ config, work: new WorkPool({ size: 1 }), resolver, extraArgs: TEST_ARGS, events, usualSetup });
 }

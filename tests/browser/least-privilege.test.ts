@@ -56,7 +56,7 @@ describe('Chromium with least privilege', () => {
 <script>let opened = 0; for (let i = 0; i < 200; i++) if (window.open('about:blank')) opened++; document.title = 'opened ' + opened;</script>`),
     });
     // No spare: its blank page would count among the pages left open below.
-    renderer = testRenderer('127.0.0.1', undefined, { GLANCE_BROWSER_SPARE: 'false' });
+    renderer = await testRenderer('127.0.0.1', undefined, { GLANCE_BROWSER_SPARE: 'false' });
   });
   after(async () => {
     await renderer.close();

@@ -34,7 +34,7 @@ describe('browser lifecycle', () => {
       '/hang.png': () => undefined,
       '/stalls': html(`${PAGE}<img src="/hang.png">`),
     });
-    renderer = testRenderer();
+    renderer = await testRenderer();
   });
   after(async () => {
     await renderer.close();
@@ -112,7 +112,7 @@ describe('browser lifecycle', () => {
   test('the overlay is drawn in the capture\'s own page: one page per render, no network for the frame', async (t) => {
     // Without the spare, which would otherwise be made (a page target) whenever the renderer falls idle, even
     // between this render's answer and the count below.
-    const renderer = testRenderer('127.0.0.1', undefined, { GLANCE_BROWSER_SPARE: 'false' });
+    const renderer = await testRenderer('127.0.0.1', undefined, { GLANCE_BROWSER_SPARE: 'false' });
     t.after(() => renderer.close());
     const browser = await renderer.getBrowser();
     let pages = 0;

@@ -20,7 +20,7 @@ describe("the service's own address inside the browser", () => {
       html(`<title>self</title><img src="${own.url}/?url=x&embed=image.url"><iframe src="${own.url}/frame"></iframe>
 <script>fetch('${own.url}/?url=y').catch(() => {})</script>`),
     );
-    renderer = testRenderer('127.0.0.1', undefined, { GLANCE_PUBLIC_URL: own.url });
+    renderer = await testRenderer('127.0.0.1', undefined, { GLANCE_PUBLIC_URL: own.url });
   });
   after(async () => {
     await renderer.close();

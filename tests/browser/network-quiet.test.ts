@@ -49,7 +49,7 @@ describe('waitUntil=auto waits for network quiet counted from the network', () =
     };
     for (const [path, page] of Object.entries(PAGES)) routes[path] = html(page);
     site = await startServer(routes);
-    renderer = testRenderer();
+    renderer = await testRenderer();
   });
   after(async () => {
     await renderer.close();

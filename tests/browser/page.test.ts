@@ -54,7 +54,7 @@ describe('page options', () => {
       ),
       '/headers': (req, res) => void res.writeHead(200, { 'content-type': 'text/html' }).end(`<title>${req.headers['x-custom'] ?? 'none'}|${req.headers['user-agent']}</title>`),
     });
-    renderer = testRenderer();
+    renderer = await testRenderer();
   });
   after(async () => {
     await renderer.close();

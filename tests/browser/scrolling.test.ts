@@ -86,7 +86,7 @@ describe('full-page captures scroll only pages that react to scrolling', () => {
     };
     for (const [path, body] of Object.entries(PAGES)) routes[path] = html(body);
     site = await startServer(routes);
-    renderer = testRenderer();
+    renderer = await testRenderer();
   });
   after(async () => {
     await renderer.close();

@@ -69,7 +69,7 @@ peer.createOffer().then((offer) => peer.setLocalDescription(offer));
     site.route('/redirect', (_req, res) => void res.writeHead(302, { location: `http://127.0.0.1:${port}/private-redirect` }).end());
     site.route('/rebind', (_req, res) => void res.writeHead(302, { location: `http://evil.test:${port}/private-rebind-redirect` }).end());
     site.route('/later', html(`<title>later</title><script>setTimeout(() => { location.href = 'http://127.0.0.1:${port}/private-js' }, 50)</script>`));
-    renderer = testRenderer('public.test', resolver);
+    renderer = await testRenderer('public.test', resolver);
   });
   after(async () => {
     await renderer.close();

@@ -42,7 +42,7 @@ describe('single-process mode', () => {
       '/hog': html('<script>const kept = []; for (;;) kept.push(new Array(1e6).fill(1));</script>'),
     });
     // No spare browser waiting beside the page's (tests/browser/spare.test.ts has that): each page's is its only one.
-    renderer = testRenderer('127.0.0.1', undefined, { GLANCE_CHROMIUM_MODE: 'single', GLANCE_BROWSER_SPARE: 'false' }, {
+    renderer = await testRenderer('127.0.0.1', undefined, { GLANCE_CHROMIUM_MODE: 'single', GLANCE_BROWSER_SPARE: 'false' }, {
       browserLost: () => reported.lost++,
       pageCrashed: () => reported.crashed++,
     });
@@ -64,7 +64,7 @@ describe('single-process mode', () => {
 
   test("in Lambda the page's browser is closed before the answer: nothing is left to resume after a freeze", async () => {
     await noChromiumLeft();
-    const lambda = testRenderer('127.0.0.1', undefined, { GLANCE_CHROMIUM_MODE: 'single', GLANCE_BROWSER_SPARE: 'false', AWS_LAMBDA_FUNCTION_NAME: 'glance-test' });
+    const lambda = await testRenderer('127.0.0.1', undefined, { GLANCE_CHROMIUM_MODE: 'single', GLANCE_BROWSER_SPARE: 'false', AWS_LAMBDA_FUNCTION_NAME: 'glance-test' });
     try {
       const result = await render(lambda, `${site.url}/`, 'screenshot');
       assert.ok(result.screenshot);

@@ -225,7 +225,7 @@ describe('the warm spare in the renderer', () => {
       '/media': html(MEDIA_PAGE),
       ...stateRoutes(PAGE),
     });
-    renderer = testRenderer('127.0.0.1', undefined, {}, {
+    renderer = await testRenderer('127.0.0.1', undefined, {}, {
       pageOpened: (spare) => void opened.push(spare),
       browserLost: () => void lost.push('lost'),
     });
@@ -327,7 +327,7 @@ describe('closing with a spare', () => {
       const servers = await listeningSettled(1);
       const children = chromiumChildren().size;
       const opened: boolean[] = [];
-      const renderer = testRenderer('127.0.0.1', undefined, { GLANCE_CHROMIUM_MODE: mode, GLANCE_BROWSER_SPARE: 'true' }, { pageOpened: (spare) => void opened.push(spare) });
+      const renderer = await testRenderer('127.0.0.1', undefined, { GLANCE_CHROMIUM_MODE: mode, GLANCE_BROWSER_SPARE: 'true' }, { pageOpened: (spare) => void opened.push(spare) });
       await renderer.warm();
       assert.ok(listening() > servers, 'the spare\'s proxy listens');
       for (let i = 0; i < 3; i++) {
@@ -345,7 +345,7 @@ describe('closing with a spare', () => {
 
   test('GLANCE_BROWSER_SPARE=false: no page is made ahead', async () => {
     const opened: boolean[] = [];
-    const renderer = testRenderer('127.0.0.1', undefined, { GLANCE_BROWSER_SPARE: 'false' }, { pageOpened: (spare) => void opened.push(spare) });
+    const renderer = await testRenderer('127.0.0.1', undefined, { GLANCE_BROWSER_SPARE: 'false' }, { pageOpened: (spare) => void opened.push(spare) });
     try {
       await renderer.warm();
       const browser = await renderer.getBrowser();

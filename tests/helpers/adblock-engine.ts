@@ -1,10 +1,11 @@
 /**
- * One prebuilt adblock engine (GLANCE_ADBLOCK_ENGINE) for every service the tests and the benchmarks start whose
- * engine is not the subject. Building it from the packaged lists costs ~5 s of CPU and a few hundred MB per process (bench/adblock),
- * and each test file is a process of its own: without this, every file that renders with adblock on (the default)
- * paid it again. The engine is the one the lists build (the Lambda stack ships the same kind), written once per
- * version of its inputs to the temporary folder and loaded in tens of milliseconds; the build from the lists stays
- * covered where it is the subject (tests/browser/adblock-lists.test.ts, tests/app/adblock.test.ts opts out).
+ * One prebuilt adblock engine (GLANCE_ADBLOCK_ENGINE) for every service and test renderer (tests/browser/helpers.ts)
+ * the tests and the benchmarks start whose engine is not the subject. Building it from the packaged lists costs ~5 s
+ * of CPU and a few hundred MB per process (bench/adblock), and each test file is a process of its own: without this,
+ * every file that renders with adblock on (the default) paid it again. The engine is the one the lists build (the
+ * Lambda stack ships the same kind), written once per version of its inputs to the temporary folder and loaded in
+ * tens of milliseconds; the build from the lists stays covered where it is the subject
+ * (tests/browser/adblock-lists.test.ts, tests/app/adblock.test.ts opts out).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
