@@ -29,7 +29,17 @@ export interface ConsentEval {
   readonly snippetId: string;
 }
 
-export type ConsentMessage = ConsentReport | ConsentFound | ConsentEval;
+/**
+ * A frame's first word: its address, and whether it is the page's top frame (Glance's own addition, made in the
+ * frame's isolated world). It is answered with the configuration and the rules for that frame.
+ */
+export interface ConsentInit {
+  readonly type: 'init';
+  readonly url: string;
+  readonly mainFrame: boolean;
+}
+
+export type ConsentMessage = ConsentReport | ConsentFound | ConsentEval | ConsentInit;
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -58,6 +68,11 @@ export function parseConsentMessage(payload: string): ConsentMessage | undefined
     const { id, snippetId } = message;
     if (!shortString(id) || !shortString(snippetId)) return undefined;
     return { type: 'eval', id, snippetId };
+  }
+  if (message['type'] === 'init') {
+    const { url, mainFrame } = message;
+    if (typeof url !== 'string' || typeof mainFrame !== 'boolean') return undefined;
+    return { type: 'init', url, mainFrame };
   }
   return undefined;
 }

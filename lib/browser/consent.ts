@@ -72,37 +72,72 @@ interface ConsentScript {
   readonly source: string;
   /** autoconsent's named snippets, as expressions for the page's own world. */
   readonly snippets: ReadonlyMap<string, string>;
+  /** The answer to a frame's `init`: the configuration and the rules for its address, as a JSON string. */
+  initAnswer(url: string, mainFrame: boolean): string;
 }
 
 const packageFile = (path: string): string => createRequire(import.meta.url).resolve(`@duckduckgo/autoconsent/${path}`);
 
 /**
- * The binding is taken off the world's global into the script's closure; the content-script build (which expects
- * `autoconsentSendMessage` and defines `autoconsentReceiveMessage`) is answered its configuration and rules at once,
- * with no round trip. The rules are the package's compact set, opt-out steps only; each frame keeps those that apply.
+ * The part of a frame's address its rules are chosen by: the rules' address patterns are anchored host prefixes
+ * (`^https?://(www\\.)?example\\.com/`), so a longer address changes nothing but the work of matching it.
+ */
+const MAX_RULE_URL_CHARS = 2048;
+/** Answers kept (each ~66 KB for a top frame, ~3 KB for another); past this many they are all forgotten. */
+const KEPT_ANSWERS = 64;
+
+/**
+ * The binding is taken off the world's global into the script's closure. The content-script build (which expects
+ * `autoconsentSendMessage` and defines `autoconsentReceiveMessage`) begins by asking for its configuration and rules
+ * (`init`, with the frame's address); the script adds whether the frame is the page's top one. The answer holds only
+ * the rules that can apply there, chosen by the package's own `filterCompactRules` from its indexed compact set, as
+ * its browser extension does: three quarters of the rules name one site. Every frame compiling the whole set (257 KB)
+ * cost ~90 ms of each capture's navigation (bench/RESULTS.md).
  */
 async function load(): Promise<ConsentScript> {
   const dist = dirname(fileURLToPath(import.meta.resolve('@duckduckgo/autoconsent')));
-  const [bundle, compact, { evalSnippets }] = await Promise.all([
+  const [bundle, compact, { evalSnippets, filterCompactRules }] = await Promise.all([
     readFile(join(dist, 'autoconsent.playwright.js'), 'utf8'),
     readFile(packageFile('rules/compact-rules.json'), 'utf8'),
     import('@duckduckgo/autoconsent'),
   ]);
-  // `index` only serves filtering by address ahead of time, which each frame does for itself.
-  const { v, s, r } = JSON.parse(compact) as { v: unknown; s: unknown; r: unknown };
-  const init = { type: 'initResp', config: CONFIG };
+  const rules = JSON.parse(compact) as Parameters<typeof filterCompactRules>[0];
   const source = `(() => {
   const send = globalThis.${BINDING};
   if (typeof send !== 'function') return;
   delete globalThis.${BINDING};
-  globalThis.autoconsentSendMessage = (message) => void send(JSON.stringify(message));
+  const tagged = (message) => (message?.type === 'init' ? { ...message, mainFrame: globalThis.top === globalThis } : message);
+  globalThis.autoconsentSendMessage = (message) => void send(JSON.stringify(tagged(message)));
+  // autoconsent begins looking when the frame is next idle, at most 500 ms on: a static page loaded by the time the
+  // rules arrive has no next frame to be idle after, and waited the whole 500 ms. It begins at once instead (its
+  // own way where there is no requestIdleCallback); this world's globals are its own, the page's are untouched.
+  globalThis.requestIdleCallback = undefined;
 })();
 if (globalThis.autoconsentSendMessage) {
 ${bundle}
-globalThis.autoconsentReceiveMessage({ ...${JSON.stringify(init)}, rules: { compact: JSON.parse(${JSON.stringify(JSON.stringify({ v, s, r }))}) } });
 }`;
   const snippets = new Map(Object.entries(evalSnippets as Record<string, () => unknown>).map(([id, snippet]) => [id, `(${snippet.toString()})()`]));
-  return { source, snippets };
+  // The answer depends on the address only through which rules' patterns match it, so answers are kept by that: a
+  // frame at a new address costs one test per pattern (~600 anchored host prefixes), not a rule set's making.
+  // Only the patterns of the rules the package chooses among for such a frame count.
+  const patternsIn = ([from, to]: [number, number]) => rules.r.map((rule, at) => (at >= from && at < to && rule[3] ? new RegExp(rule[3]) : undefined));
+  const patterns = { top: patternsIn(rules.index.specificRuleRange), other: patternsIn(rules.index.frameRuleRange) };
+  const answers = new Map<string, string>();
+  const initAnswer = (url: string, mainFrame: boolean): string => {
+    const address = url.slice(0, MAX_RULE_URL_CHARS);
+    const matched = patterns[mainFrame ? 'top' : 'other'].flatMap((pattern, at) => (pattern?.test(address) ? [at] : []));
+    const key = `${mainFrame}:${matched.join(',')}`;
+    let answer = answers.get(key);
+    if (answer === undefined) {
+      answer = JSON.stringify({ type: 'initResp', config: CONFIG, rules: { compact: filterCompactRules(rules, { url: address, mainFrame }) } });
+      if (answers.size >= KEPT_ANSWERS) answers.clear();
+      answers.set(key, answer);
+    }
+    return answer;
+  };
+  // The answers nearly every frame gets (no site's own rule), made now rather than on a page's clock (~15 ms).
+  for (const mainFrame of [true, false]) initAnswer('about:blank', mainFrame);
+  return { source, snippets, initAnswer };
 }
 
 let script: Promise<ConsentScript> | undefined;
@@ -225,6 +260,9 @@ class ConsentWatch implements Consent {
         if (message.lifecycle === 'cmpDetected' && instance.found < 0) instance.found = instance.heard;
       } else if (message.type === 'cmpDetected') {
         instance.found = instance.heard;
+      } else if (message.type === 'init') {
+        const answer = this.#script.initAnswer(message.url, message.mainFrame);
+        await session.send('Runtime.evaluate', { expression: `globalThis.autoconsentReceiveMessage?.(${answer})`, contextId: event.executionContextId });
       } else {
         // Counted until the answer is in the frame: autoconsent's next step follows from it.
         instance.evals += 1;

@@ -22,6 +22,17 @@ test('a report gives its lifecycle and looks, a find and a snippet request their
   });
 });
 
+test("a frame's first word gives its address and whether it is the top frame; without both it is dropped", () => {
+  assert.deepEqual(parseConsentMessage(JSON.stringify({ type: 'init', url: 'https://news.example/', mainFrame: false })), {
+    type: 'init',
+    url: 'https://news.example/',
+    mainFrame: false,
+  });
+  for (const init of [{ type: 'init', url: 'https://news.example/' }, { type: 'init', url: 7, mainFrame: true }, { type: 'init', url: 'x', mainFrame: 'yes' }]) {
+    assert.equal(parseConsentMessage(JSON.stringify(init)), undefined, JSON.stringify(init));
+  }
+});
+
 test('malformed, unknown and oversized messages are dropped, never thrown', () => {
   const dropped = [
     'not json',
