@@ -64,7 +64,7 @@ const CONFIG = {
 
 /** Lifecycle states (autoconsent's lib/types.ts) in which a frame has found a banner and is dismissing it… */
 const DISMISSING: ReadonlySet<string> = new Set(['openPopupDetected', 'runningOptOut', 'runningOptIn']);
-/** …and those before its first look for a tool (it begins once the frame's document is parsed and the frame idle). */
+/** …and those before its first look for a tool (it begins once the frame's document is parsed and its rules are in). */
 const BEFORE_LOOKING: ReadonlySet<string> = new Set(['loading', 'waitingForInitResponse', 'initialized']);
 
 interface ConsentScript {
@@ -79,8 +79,9 @@ interface ConsentScript {
 const packageFile = (path: string): string => createRequire(import.meta.url).resolve(`@duckduckgo/autoconsent/${path}`);
 
 /**
- * The part of a frame's address its rules are chosen by: the rules' address patterns are anchored host prefixes
- * (`^https?://(www\\.)?example\\.com/`), so a longer address changes nothing but the work of matching it.
+ * The part of a frame's address its rules are chosen by: the rules' address patterns are anchored prefixes, a host and
+ * at most a short path (`^https?://(www\\.)?example\\.com/`), so a longer address changes nothing but the work of
+ * matching it. The script cuts every address it sends to this, so no message of a frame is dropped for its length.
  */
 const MAX_RULE_URL_CHARS = 2048;
 /** Answers kept (each ~66 KB for a top frame, ~3 KB for another); past this many they are all forgotten. */
@@ -106,7 +107,8 @@ async function load(): Promise<ConsentScript> {
   const send = globalThis.${BINDING};
   if (typeof send !== 'function') return;
   delete globalThis.${BINDING};
-  const tagged = (message) => (message?.type === 'init' ? { ...message, mainFrame: globalThis.top === globalThis } : message);
+  const cut = (message) => (typeof message?.url === 'string' ? { ...message, url: message.url.slice(0, ${MAX_RULE_URL_CHARS}) } : message);
+  const tagged = (message) => (message?.type === 'init' ? { ...cut(message), mainFrame: globalThis.top === globalThis } : cut(message));
   globalThis.autoconsentSendMessage = (message) => void send(JSON.stringify(tagged(message)));
   // autoconsent begins looking when the frame is next idle, at most 500 ms on: a static page loaded by the time the
   // rules arrive has no next frame to be idle after, and waited the whole 500 ms. It begins at once instead (its
@@ -118,7 +120,7 @@ ${bundle}
 }`;
   const snippets = new Map(Object.entries(evalSnippets as Record<string, () => unknown>).map(([id, snippet]) => [id, `(${snippet.toString()})()`]));
   // The answer depends on the address only through which rules' patterns match it, so answers are kept by that: a
-  // frame at a new address costs one test per pattern (~600 anchored host prefixes), not a rule set's making.
+  // frame at a new address costs one test per pattern (~600 anchored prefixes), not a rule set's making.
   // Only the patterns of the rules the package chooses among for such a frame count.
   const patternsIn = ([from, to]: [number, number]) => rules.r.map((rule, at) => (at >= from && at < to && rule[3] ? new RegExp(rule[3]) : undefined));
   const patterns = { top: patternsIn(rules.index.specificRuleRange), other: patternsIn(rules.index.frameRuleRange) };
@@ -130,7 +132,8 @@ ${bundle}
     let answer = answers.get(key);
     if (answer === undefined) {
       answer = JSON.stringify({ type: 'initResp', config: CONFIG, rules: { compact: filterCompactRules(rules, { url: address, mainFrame }) } });
-      if (answers.size >= KEPT_ANSWERS) answers.clear();
+      // The answers without a site's rule (keys ending in ':') are what nearly every frame gets: they stay.
+      if (answers.size >= KEPT_ANSWERS) for (const kept of answers.keys()) if (!kept.endsWith(':')) answers.delete(kept);
       answers.set(key, answer);
     }
     return answer;
@@ -252,6 +255,11 @@ class ConsentWatch implements Consent {
     if (this.#stopped || event.name !== BINDING || frame === undefined || ++this.#messages > MAX_MESSAGES) return;
     const message = parseConsentMessage(event.payload);
     if (!message) return;
+    if (message.type === 'init') {
+      // Not an instance yet: its reports say where it is, and one whose reports never come is not waited for.
+      const answer = this.#script.initAnswer(message.url, message.mainFrame);
+      return void (await session.send('Runtime.evaluate', { expression: `globalThis.autoconsentReceiveMessage?.(${answer})`, contextId: event.executionContextId }));
+    }
     const instance = this.#instanceOf(`${session.id()}:${event.executionContextId}`);
     try {
       if (message.type === 'report') {
@@ -260,9 +268,6 @@ class ConsentWatch implements Consent {
         if (message.lifecycle === 'cmpDetected' && instance.found < 0) instance.found = instance.heard;
       } else if (message.type === 'cmpDetected') {
         instance.found = instance.heard;
-      } else if (message.type === 'init') {
-        const answer = this.#script.initAnswer(message.url, message.mainFrame);
-        await session.send('Runtime.evaluate', { expression: `globalThis.autoconsentReceiveMessage?.(${answer})`, contextId: event.executionContextId });
       } else {
         // Counted until the answer is in the frame: autoconsent's next step follows from it.
         instance.evals += 1;
@@ -353,7 +358,8 @@ class ConsentWatch implements Consent {
     this.#stopped = true;
     this.#changed = undefined;
     // The session is the page's (session.ts) and stays attached: frames opened from now on are not held for
-    // autoconsent, and the page's events stop coming to it.
+    // autoconsent, and the page's events stop coming to it. Their autoconsent gets no rules, so it does nothing
+    // (the capture follows at once; the adblocker's own hiding rules still apply to them).
     await Promise.all([
       this.#session.send('Target.setAutoAttach', { autoAttach: false, waitForDebuggerOnStart: false, flatten: true }).catch(ignore),
       this.#session.send('Runtime.disable').catch(ignore),

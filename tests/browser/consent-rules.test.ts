@@ -24,17 +24,21 @@ test("a top frame gets the generic rules, and a site's own rule on that site onl
   assert.ok(!names(elsewhere).includes('aa-cookie-banner'));
   const site = await answer('https://www.aa.com/homePage.do', true);
   assert.deepEqual(names(site).filter((name) => !names(elsewhere).includes(name)), ['aa-cookie-banner']);
-  // Every string a rule refers to is in the answer's table.
+  // Every string a rule's steps refer to is in the answer's table, not one the package blanked as unused.
   for (const of of [elsewhere, site]) {
     const references = [...JSON.stringify(of.rules.compact.r).matchAll(/"(?:e|v|c|k|w|wv|h|cc)":(\d+)/g)].map(([, index]) => Number(index));
     assert.ok(references.length > 100, `${references.length} references`);
-    for (const index of references) assert.ok(index < of.rules.compact.s.length, String(index));
+    for (const index of references) assert.ok(Boolean(of.rules.compact.s[index]), String(index));
   }
 });
 
-test('another frame gets only the rules made for frames, and an address past any pattern\'s reach is answered alike', async () => {
-  const frame = await answer('https://cmp.example/consent', false);
-  const top = await answer('https://cmp.example/consent', true);
-  assert.ok(names(frame).length < names(top).length / 10, `${names(frame).length} against ${names(top).length}`);
-  assert.deepEqual(names(await answer(`https://cmp.example/${'x'.repeat(1_000_000)}`, false)), names(frame));
+test("another frame gets only the rules made for frames, its site's own among them", async () => {
+  assert.deepEqual(names(await answer('https://cmp.example/consent', false)), ['cookiealert', 'piano.io']);
+  assert.deepEqual(names(await answer('https://plus.gmx.com/lt', false)), ['cookiealert', 'piano.io', 'gmx-permission']);
+});
+
+test('an address of a megabyte is matched by its first part, as the script cuts every address it sends', async () => {
+  const long = await answer(`https://www.aa.com/${'x'.repeat(1_000_000)}`, true);
+  assert.ok(names(long).includes('aa-cookie-banner'));
+  assert.deepEqual(names(long), names(await answer('https://www.aa.com/', true)));
 });
