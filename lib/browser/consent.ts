@@ -84,7 +84,7 @@ const packageFile = (path: string): string => createRequire(import.meta.url).res
  * matching it. The script cuts every address it sends to this, so no message of a frame is dropped for its length.
  */
 const MAX_RULE_URL_CHARS = 2048;
-/** Answers kept (each ~66 KB for a top frame, ~3 KB for another); past this many they are all forgotten. */
+/** Answers kept (each ~66 KB for a top frame, ~3 KB for another); past this many, all but the two common ones go. */
 const KEPT_ANSWERS = 64;
 
 /**
@@ -199,6 +199,11 @@ interface Contexts {
 
 const ignore = (): undefined => undefined;
 
+/** Hands autoconsent in the world `contextId` one message (`answer`, JSON Glance made). */
+async function answerFrame(session: CDPSession, contextId: number, answer: string): Promise<void> {
+  await session.send('Runtime.evaluate', { expression: `globalThis.autoconsentReceiveMessage?.(${answer})`, contextId });
+}
+
 /** Starts autoconsent in `page` and every frame it will have; call before it navigates. */
 export async function watchConsent(page: Page): Promise<Consent> {
   const script = await consentScript();
@@ -257,8 +262,7 @@ class ConsentWatch implements Consent {
     if (!message) return;
     if (message.type === 'init') {
       // Not an instance yet: its reports say where it is, and one whose reports never come is not waited for.
-      const answer = this.#script.initAnswer(message.url, message.mainFrame);
-      return void (await session.send('Runtime.evaluate', { expression: `globalThis.autoconsentReceiveMessage?.(${answer})`, contextId: event.executionContextId }));
+      return answerFrame(session, event.executionContextId, this.#script.initAnswer(message.url, message.mainFrame));
     }
     const instance = this.#instanceOf(`${session.id()}:${event.executionContextId}`);
     try {
@@ -273,8 +277,7 @@ class ConsentWatch implements Consent {
         instance.evals += 1;
         try {
           const result = await this.#evaluate(session, contexts, frame, message);
-          const answer = JSON.stringify({ type: 'evalResp', id: message.id, result });
-          await session.send('Runtime.evaluate', { expression: `globalThis.autoconsentReceiveMessage?.(${answer})`, contextId: event.executionContextId });
+          await answerFrame(session, event.executionContextId, JSON.stringify({ type: 'evalResp', id: message.id, result }));
           if (result) instance.found = performance.now();
         } finally {
           instance.evals -= 1;
