@@ -1,6 +1,7 @@
 /**
  * Bounded fan-out end to end (issue 11 item 2): a page naming 20 000 media candidates, or 20 000 images for a
- * custom rule, makes at most the documented number of requests, counted where they land (the test server).
+ * custom rule, or 2 000 images on one host in the browser, makes at most the documented number of requests, counted
+ * where they land (the test server).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -12,7 +13,13 @@ import { html, startServer, type TestServer } from '../helpers/server.ts';
 import { q, startApp, type Service } from '../helpers/service.ts';
 
 const N = 20_000;
-const many = (make: (i: number) => string): string => Array.from({ length: N }, (_, i) => make(i)).join('');
+const many = (make: (i: number) => string, count = N): string => Array.from({ length: count }, (_, i) => make(i)).join('');
+/**
+ * Images on one host for the browser's limit: over six times PAGE_LIMITS.perHost, which a browser without the limit
+ * fetches all of in a few seconds, while each refused one still costs Chromium and the interception a round trip
+ * (20 000 of them took the page past its budget).
+ */
+const FLOOD = 2_000;
 
 const CANDIDATES = `<title>Many</title>${many((i) => `<meta property="og:image" content="/img/${i}.png">`)}${many(
   (i) => `<link rel="icon" href="/icon/${i}.png" sizes="${(i % 500) + 16}x${(i % 500) + 16}">`,
@@ -32,7 +39,7 @@ describe('bounded fan-out', () => {
       // Every candidate redirects round the other server's hosts ten times before failing.
       '/bouncing': html(`<title>Bouncing</title>${many((i) => `<meta property="og:image" content="/bounce/${i}?n=10">`)}`),
     });
-    site.route('/flood', html(`<title>Flood</title>${many((i) => `<img src="http://localhost:${other.port}/pixel/${i}.png">`)}`));
+    site.route('/flood', html(`<title>Flood</title>${many((i) => `<img src="http://localhost:${other.port}/pixel/${i}.png">`, FLOOD)}`));
     const bounce = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
       byHost.push(new URL(`http://${req.headers.host}`).hostname);
       const url = new URL(req.url ?? '', 'http://x');
@@ -88,12 +95,10 @@ describe('bounded fan-out', () => {
     assert.ok(byHost.length < OUTBOUND_LIMITS.total);
   });
 
-  test(`in the browser, 20 000 images on one host: at most ${PAGE_LIMITS.perHost} requests to it`, { timeout: 60_000 }, async () => {
+  test(`in the browser, ${FLOOD} images on one host: at most ${PAGE_LIMITS.perHost} requests to it`, async () => {
     const hits = other.hits.length;
     const { status, body } = await service.json(q(`${site.url}/flood`, 'prerender=true&ping=false&adblock=false&force'));
-    // A 20 000-image page may well outlast the budget on a loaded machine (it does without the limit too): the
-    // point is what reached the victim host meanwhile (measured without the limit: 528 in the same 28 s).
-    assert.ok(status === 200 || body.code === 'ETIMEOUT' || body.code === 'EBRWSRTIMEOUT', JSON.stringify(body));
+    assert.equal(status, 200, JSON.stringify(body));
     const sent = other.hits.slice(hits).filter((hit) => hit.startsWith('/pixel/')).length;
     assert.ok(sent <= PAGE_LIMITS.perHost, `${sent} requests`);
     assert.ok(sent >= 1);
