@@ -18,7 +18,7 @@ import { startServer } from '../tests/helpers/server.ts';
 import { encode } from '../lib/media/encode.ts';
 import { loadSharp } from '../lib/media/sharp.ts';
 import { articleRoutes } from './lib/article.ts';
-import { launchBare, VIEWPORT, type Bare } from './lib/bare.ts';
+import { launchBare, VIEWPORT, type Bare, type Viewport } from './lib/bare.ts';
 import { runIfMain, type Part, type Target } from './lib/part.ts';
 import { childProcesses, treeCpuMs, treeMemory, type TreeMemory } from './lib/procmem.ts';
 import { mean, median, ms, percentile, times } from './lib/stats.ts';
@@ -62,15 +62,22 @@ interface Counts {
    */
   pauseMs: number;
   settleMs: number;
+  /** The device of every capture, both sides. */
+  device: Viewport;
+  /** The page of the full-page captures. */
+  longPath: string;
 }
 
 const FULL: Counts = {
   warmup: 3, latency: 25, fullPage: 15, overlayRounds: 12, encodeRuns: 15, throughputTotal: 24, memoryAfter: 500, cpuRounds: 6, cpuBlock: 10,
   rounds: { 1: 25, 2: 16, 4: 16 }, levels: CONCURRENCY_LEVELS, pauseMs: SIDE_PAUSE_MS, settleMs: 1000,
+  device: VIEWPORT, longPath: '/long',
 };
 const SMOKE: Counts = {
   warmup: 0, latency: 1, fullPage: 1, overlayRounds: 1, encodeRuns: 1, throughputTotal: 2, memoryAfter: 0, cpuRounds: 2, cpuBlock: 1,
   rounds: { 1: 1, 2: 1, 4: 1 }, levels: [1, 4], pauseMs: 0, settleMs: 0,
+  // A smoke runs every step of the code with a sixteenth of the pixels to encode: its figures are not read.
+  device: { width: 640, height: 400, deviceScaleFactor: 1 }, longPath: '/article',
 };
 
 /** The single Chromium child of this process whose command line matches (Glance's has its proxy flag). */
@@ -86,7 +93,9 @@ export const screenshot: Part = async ({ smoke, log }) => {
   // One browser for the whole run, so the memory after 500 captures is one browser's: spares count as pages too
   // (GLANCE_BROWSER_MAX_PAGES, default 500, would retire it just before the end).
   const service: Service = await startService({ env: { GLANCE_BROWSER_MAX_PAGES: '100000' } });
-  const bare: Bare = await launchBare();
+  const bare: Bare = await launchBare(counts.device);
+  const { width, height, deviceScaleFactor } = counts.device;
+  const device = counts.device === VIEWPORT ? '' : `&viewport.width=${width}&viewport.height=${height}&viewport.deviceScaleFactor=${deviceScaleFactor}`;
   let glanceCaptures = 0;
   const timingSpans = new Map<string, number[]>();
   const sizes = new Map<string, string>();
@@ -94,7 +103,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
   const glanceShot = async (label: string, path: string, extra = '', on: Service = service): Promise<void> => {
     // A target address of its own per request: concurrent requests for one cache key would share one capture.
     const target = `${site.url}${path}?n=${glanceCaptures + Math.random()}`;
-    const response = await on.request(q(target, `screenshot=true&meta=false&force=true${extra ? `&${extra}` : ''}`));
+    const response = await on.request(q(target, `screenshot=true&meta=false&force=true${device}${extra ? `&${extra}` : ''}`));
     const body = (await response.json()) as { data?: { screenshot?: { width: number; height: number } } };
     const shot = body.data?.screenshot;
     if (response.status !== 200 || !shot) throw new Error(`screenshot failed: ${response.status} ${JSON.stringify(body)}`);
@@ -115,8 +124,8 @@ export const screenshot: Part = async ({ smoke, log }) => {
     { name: 'viewport', glance: () => glanceShot('viewport', '/article'), bare: () => bareShot('viewport', '/article'), runs: counts.latency },
     {
       name: 'fullPage',
-      glance: () => glanceShot('fullPage', '/long', 'screenshot.fullPage=true'),
-      bare: () => bareShot('fullPage', '/long', { fullPage: true }),
+      glance: () => glanceShot('fullPage', counts.longPath, 'screenshot.fullPage=true'),
+      bare: () => bareShot('fullPage', counts.longPath, { fullPage: true }),
       runs: counts.fullPage,
     },
   ];
@@ -351,7 +360,7 @@ export const screenshot: Part = async ({ smoke, log }) => {
         rows: overlayRows,
       },
       {
-        title: `Encoding one ${VIEWPORT.width * VIEWPORT.deviceScaleFactor}×${VIEWPORT.height * VIEWPORT.deviceScaleFactor} capture of the article page (bare browser, page loaded once; median of ${counts.encodeRuns}, variants interleaved)`,
+        title: `Encoding one ${width * deviceScaleFactor}×${height * deviceScaleFactor} capture of the article page (bare browser, page loaded once; median of ${counts.encodeRuns}, variants interleaved)`,
         header: ['encoding', 'median', 'bytes'],
         rows: encodeRows,
       },
@@ -387,7 +396,7 @@ async function encodings(bare: Bare, url: string, runs: number): Promise<string[
   const context = await bare.browser.createBrowserContext();
   try {
     const page = await context.newPage();
-    await page.setViewport(VIEWPORT);
+    await page.setViewport(bare.viewport);
     await page.goto(url, { waitUntil: 'load' });
     const fast = async () => Buffer.from(await page.screenshot({ type: 'png', optimizeForSpeed: true }));
     const variants: Array<[string, () => Promise<Buffer>]> = [

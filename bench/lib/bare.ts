@@ -14,15 +14,23 @@ import { BARE_CHROMIUM_ARGS } from '../../tests/helpers/browser.ts';
 
 /** Glance's own two cosmetic flags on top of the bare ones, so both draw the same pixels. */
 export const BARE_ARGS = [...BARE_CHROMIUM_ARGS, '--hide-scrollbars', '--mute-audio'];
-export const VIEWPORT = { width: 1280, height: 800, deviceScaleFactor: 2 };
+export const VIEWPORT: Viewport = { width: 1280, height: 800, deviceScaleFactor: 2 };
+
+export interface Viewport {
+  readonly width: number;
+  readonly height: number;
+  readonly deviceScaleFactor: number;
+}
 
 export interface Bare {
   browser: Browser;
+  /** The device every capture is made with. */
+  viewport: Viewport;
   capture(url: string, options?: { fullPage?: boolean }): Promise<Buffer>;
   close(): Promise<void>;
 }
 
-export async function launchBare(): Promise<Bare> {
+export async function launchBare(viewport: Viewport = VIEWPORT): Promise<Bare> {
   const path = findChromium(undefined);
   const browser = await puppeteer.launch({
     executablePath: path,
@@ -36,7 +44,7 @@ export async function launchBare(): Promise<Bare> {
     const context = await browser.createBrowserContext();
     try {
       const page = await context.newPage();
-      await page.setViewport(VIEWPORT);
+      await page.setViewport(viewport);
       await page.goto(url, { waitUntil: 'load' });
       await page.waitForNetworkIdle({ idleTime: 150, timeout: 750 }).catch(() => undefined);
       return Buffer.from(await page.screenshot({ type: 'png', fullPage }));
@@ -47,6 +55,7 @@ export async function launchBare(): Promise<Bare> {
 
   return {
     browser,
+    viewport,
     capture: (url, { fullPage = false } = {}) => shoot(url, fullPage),
     close: () => browser.close(),
   };
