@@ -73,6 +73,17 @@ export function pixel(image: PNG, x: number, y: number): [number, number, number
   return [image.data[at]!, image.data[at + 1]!, image.data[at + 2]!, image.data[at + 3]!];
 }
 
+/**
+ * Width and height from a PNG's header chunk (read independently of the code under test): a full decode of a
+ * capture at the size bounds takes pngjs seconds, and the tests of the bounds only read its size.
+ */
+export function pngDimensions(body: Buffer): { width: number; height: number } {
+  if (!body.subarray(0, 8).equals(PNG_SIGNATURE) || body.toString('latin1', 12, 16) !== 'IHDR') throw new Error('not a PNG');
+  return { width: body.readUInt32BE(16), height: body.readUInt32BE(20) };
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
 /** Width and height from the first JPEG start-of-frame marker (read independently of the code under test). */
 export function jpegDimensions(body: Buffer): { width: number; height: number } {
   for (let offset = 2; offset < body.length; ) {
