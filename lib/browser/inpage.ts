@@ -150,3 +150,10 @@ export const ADD_STYLE = `(css) => {
   style.textContent = css;
   (document.head ?? document.documentElement).appendChild(style);
 }`;
+
+/** The delay in seconds of the document's `<meta http-equiv=refresh>` (its leading digits, as Chromium reads them), or null. */
+export const REFRESH_DELAY = `() => {
+  const content = document.querySelector('meta[http-equiv="refresh" i]')?.getAttribute('content');
+  const delay = typeof content === 'string' ? /^\\s*(\\d+)/.exec(content) : null;
+  return delay ? Number(delay[1]) : null;
+}`;

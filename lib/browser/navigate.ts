@@ -4,13 +4,14 @@
  * never ends is still captured (what loaded); an explicit waitUntil that is not met within budget is EBRWSRTIMEOUT.
  */
 import type { HTTPRequest, HTTPResponse, PuppeteerLifeCycleEvent } from 'puppeteer-core';
-import type { Budget } from '../time/budget.ts';
+import { Budget } from '../time/budget.ts';
 import { AUTO_LOAD_CAP_MS } from '../time/limits.ts';
 import { GlanceError } from '../errors.ts';
 import { responseHeaders } from '../fetch/headers.ts';
 import type { Redirect } from '../fetch/index.ts';
 import type { WaitUntil } from '../query/options.ts';
 import { browserTimeout, documentFailure, isTimeout } from './errors.ts';
+import { inPage, REFRESH_DELAY } from './inpage.ts';
 import type { OpenPage } from './page.ts';
 import { watchNetwork } from './quiet.ts';
 
@@ -88,14 +89,33 @@ export async function navigate(
       }
       response = mainResponse;
     }
-    const loadedAt = performance.now();
-    if (network) open.phase = 'while waiting for the network to settle';
-    await Promise.all([afterLoad(), network?.settled(loadedAt, Math.max(1, budget.remaining()))]);
+    const settle = async (): Promise<void> => {
+      const loadedAt = performance.now();
+      if (network) open.phase = 'while waiting for the network to settle';
+      await Promise.all([afterLoad(), network?.settled(loadedAt, Math.max(1, budget.remaining()))]);
+    };
+    await settle();
+    if (await followedRefresh(open, events, budget)) await settle();
     // The latest main-document response: a script or meta refresh may have moved the page on since goto.
     return describe(mainResponse ?? response ?? undefined, page.url(), open);
   } finally {
     network?.stop();
   }
+}
+
+/**
+ * A `<meta http-equiv=refresh content="0;url=…">` moves the page on once it has loaded, in a task of its own: on a
+ * busy renderer, after the network went quiet. The page it leads to is the one answered and captured, so its `load` is
+ * waited for (within AUTO_LOAD_CAP_MS and the budget); true when it came. A later refresh is the page's content.
+ */
+async function followedRefresh(open: OpenPage, events: PuppeteerLifeCycleEvent[], budget: Budget): Promise<boolean> {
+  const capMs = Math.max(1, Math.min(AUTO_LOAD_CAP_MS, budget.remaining()));
+  // Listened for before looking, so a refresh that starts in between is not missed.
+  const moved = open.page.waitForNavigation({ waitUntil: events, timeout: capMs }).then(() => true, () => false);
+  const delay = await Budget.cap(open.page.evaluate(inPage(REFRESH_DELAY)).catch(() => null), capMs, null);
+  if (delay !== 0) return false;
+  open.phase = 'while following the page\'s refresh';
+  return moved;
 }
 
 function describe(response: HTTPResponse | undefined, pageUrl: string, open: OpenPage): Navigation {

@@ -18,6 +18,7 @@ import { codeOf, pixel, PLAIN_SETUP, png, render, TEST_ARGS, testRenderer } from
 import { localGuess } from '../helpers/charset.ts';
 
 const PAGE = '<!doctype html><title>ok</title><style>body{margin:0;background:rgb(0,128,0)}</style>';
+const BUSY_TASK = 'setTimeout(() => { const end = performance.now() + 300; while (performance.now() < end); }, 0)';
 
 describe('browser lifecycle', () => {
   let site: TestServer;
@@ -30,6 +31,9 @@ describe('browser lifecycle', () => {
       '/missing': html('<title>gone</title>', {}, 404),
       '/js-redirect': html('<title>moving</title><script>location.replace("/")</script>'),
       '/meta-refresh': html('<title>moving</title><meta http-equiv="refresh" content="0;url=/">'),
+      // The refresh waits for the renderer: a zero-delay task queued at `load` holds it past the network's quiet.
+      '/meta-refresh-busy': html(`<title>moving</title><meta http-equiv="refresh" content="0;url=/"><body onload="${BUSY_TASK}">`),
+      '/refresh-later': html('<title>later</title><meta http-equiv="refresh" content="30;url=/">'),
       // An image that never answers: `load` never fires.
       '/hang.png': () => undefined,
       '/stalls': html(`${PAGE}<img src="/hang.png">`),
@@ -70,12 +74,18 @@ describe('browser lifecycle', () => {
   });
 
   test('a client-side redirect is followed and the final document reported', async () => {
-    for (const path of ['/js-redirect', '/meta-refresh']) {
+    for (const path of ['/js-redirect', '/meta-refresh', '/meta-refresh-busy']) {
       const result = await render(renderer, `${site.url}${path}`, '', { capture: { html: true } });
       assert.equal(result.url, `${site.url}/`, path);
       assert.equal(result.headers['x-test'], 'yes', path);
       assert.match(result.html ?? '', /<title>ok<\/title>/, path);
     }
+  });
+
+  test('a refresh due later is part of the page: it is answered as it is', async () => {
+    const result = await render(renderer, `${site.url}/refresh-later`, '', { capture: { html: true } });
+    assert.equal(result.url, `${site.url}/refresh-later`);
+    assert.match(result.html ?? '', /<title>later<\/title>/);
   });
 
   test('a 404 page is rendered and its status reported', async () => {
