@@ -151,9 +151,24 @@ export const ADD_STYLE = `(css) => {
   (document.head ?? document.documentElement).appendChild(style);
 }`;
 
-/** The delay in seconds of the document's `<meta http-equiv=refresh>` (its leading digits, as Chromium reads them), or null. */
-export const REFRESH_DELAY = `() => {
-  const content = document.querySelector('meta[http-equiv="refresh" i]')?.getAttribute('content');
-  const delay = typeof content === 'string' ? /^\\s*(\\d+)/.exec(content) : null;
-  return delay ? Number(delay[1]) : null;
+/** A refresh's delay as Chromium reads it (Blink's ParseRefreshTime): digits and dots up to `;`, `,` or a space. */
+export const REFRESH_TIME = /^[\t\n\f\r ]*([0-9.]+)(?=[;,\t\n\f\r ]|$)/;
+
+/**
+ * The delays in seconds of the document's `<meta http-equiv=refresh>`, or null before its `load` has run (Chromium
+ * starts no refresh until then). The page's own code may throw under the look: that is no refresh.
+ */
+export const REFRESH_DELAYS = `() => {
+  try {
+    if (document.readyState !== 'complete') return null;
+    const time = new RegExp(${JSON.stringify(REFRESH_TIME.source)});
+    const delays = [];
+    for (const meta of document.querySelectorAll('meta[http-equiv="refresh" i]')) {
+      const found = time.exec(String(meta.getAttribute('content') ?? ''));
+      if (found && Number.isFinite(Number(found[1]))) delays.push(Number(found[1]));
+    }
+    return delays;
+  } catch {
+    return [];
+  }
 }`;

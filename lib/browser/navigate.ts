@@ -11,7 +11,7 @@ import { responseHeaders } from '../fetch/headers.ts';
 import type { Redirect } from '../fetch/index.ts';
 import type { WaitUntil } from '../query/options.ts';
 import { browserTimeout, documentFailure, isTimeout } from './errors.ts';
-import { inPage, REFRESH_DELAY } from './inpage.ts';
+import { inPage, REFRESH_DELAYS, REFRESH_TIME } from './inpage.ts';
 import type { OpenPage } from './page.ts';
 import { watchNetwork } from './quiet.ts';
 
@@ -95,7 +95,11 @@ export async function navigate(
       await Promise.all([afterLoad(), network?.settled(loadedAt, Math.max(1, budget.remaining()))]);
     };
     await settle();
-    if (await followedRefresh(open, events, budget)) await settle();
+    if (await followedRefresh(open, events, budget, (mainResponse ?? response)?.headers()['refresh'])) {
+      // A refresh to a refused or unreachable address leaves Chromium's error page, not a page of the target.
+      if (page.url().startsWith('chrome-error:')) throw documentFailure(new Error('the page it refreshed to did not load'), failedUrl, proxy);
+      await settle();
+    }
     // The latest main-document response: a script or meta refresh may have moved the page on since goto.
     return describe(mainResponse ?? response ?? undefined, page.url(), open);
   } finally {
@@ -103,18 +107,33 @@ export async function navigate(
   }
 }
 
+/** A refresh due sooner than this is the page moving on; a later one is part of the page. */
+const DUE_REFRESH_S = 1;
+
 /**
- * A `<meta http-equiv=refresh content="0;url=…">` moves the page on once it has loaded, in a task of its own: on a
- * busy renderer, after the network went quiet. The page it leads to is the one answered and captured, so its `load` is
- * waited for (within AUTO_LOAD_CAP_MS and the budget); true when it came. A later refresh is the page's content.
+ * A refresh due at once (`<meta http-equiv=refresh content="0;url=…">`, or the `Refresh` header) moves the page on once
+ * it has loaded, in a task of its own: on a busy renderer, after the network went quiet. The page it leads to is the
+ * one answered and captured, so its events are waited for (within AUTO_LOAD_CAP_MS and the budget); true when a new
+ * document came meanwhile.
  */
-async function followedRefresh(open: OpenPage, events: PuppeteerLifeCycleEvent[], budget: Budget): Promise<boolean> {
+async function followedRefresh(open: OpenPage, events: PuppeteerLifeCycleEvent[], budget: Budget, header: string | undefined): Promise<boolean> {
   const capMs = Math.max(1, Math.min(AUTO_LOAD_CAP_MS, budget.remaining()));
+  let came = false;
   // Listened for before looking, so a refresh that starts in between is not missed.
-  const moved = open.page.waitForNavigation({ waitUntil: events, timeout: capMs }).then(() => true, () => false);
-  const delay = await Budget.cap(open.page.evaluate(inPage(REFRESH_DELAY)).catch(() => null), capMs, null);
-  if (delay !== 0) return false;
-  open.phase = 'while following the page\'s refresh';
+  const moved = open.page.waitForNavigation({ waitUntil: events, timeout: capMs }).then(() => (came = true), () => false);
+  let delays: unknown;
+  try {
+    delays = await Budget.cap(open.page.evaluate(inPage(REFRESH_DELAYS)), capMs, null);
+  } catch {
+    // The page's own errors are caught in the look: its document went away under it, so a navigation came.
+    return moved;
+  }
+  // Before `load` has run (auto's capture of a page that never loads), Chromium starts no refresh.
+  if (!Array.isArray(delays)) return came;
+  const fromHeader = header === undefined ? undefined : REFRESH_TIME.exec(header)?.[1];
+  const due = [...delays, Number(fromHeader)].some((delay) => typeof delay === 'number' && delay < DUE_REFRESH_S);
+  if (!due) return came;
+  open.phase = "while following the page's refresh";
   return moved;
 }
 

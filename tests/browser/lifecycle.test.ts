@@ -34,6 +34,7 @@ describe('browser lifecycle', () => {
       // The refresh waits for the renderer: a zero-delay task queued at `load` holds it past the network's quiet.
       '/meta-refresh-busy': html(`<title>moving</title><meta http-equiv="refresh" content="0;url=/"><body onload="${BUSY_TASK}">`),
       '/refresh-later': html('<title>later</title><meta http-equiv="refresh" content="30;url=/">'),
+      '/refresh-header': html(`<title>moving</title><body onload="${BUSY_TASK}">`, { refresh: '0; url=/' }),
       // An image that never answers: `load` never fires.
       '/hang.png': () => undefined,
       '/stalls': html(`${PAGE}<img src="/hang.png">`),
@@ -74,7 +75,7 @@ describe('browser lifecycle', () => {
   });
 
   test('a client-side redirect is followed and the final document reported', async () => {
-    for (const path of ['/js-redirect', '/meta-refresh', '/meta-refresh-busy']) {
+    for (const path of ['/js-redirect', '/meta-refresh', '/meta-refresh-busy', '/refresh-header']) {
       const result = await render(renderer, `${site.url}${path}`, '', { capture: { html: true } });
       assert.equal(result.url, `${site.url}/`, path);
       assert.equal(result.headers['x-test'], 'yes', path);
