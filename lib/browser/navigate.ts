@@ -95,11 +95,10 @@ export async function navigate(
       await Promise.all([afterLoad(), network?.settled(loadedAt, Math.max(1, budget.remaining()))]);
     };
     await settle();
-    if (await followedRefresh(open, events, budget, (mainResponse ?? response)?.headers()['refresh'])) {
-      // A refresh to a refused or unreachable address leaves Chromium's error page, not a page of the target.
-      if (page.url().startsWith('chrome-error:')) throw documentFailure(new Error('the page it refreshed to did not load'), failedUrl, proxy);
-      await settle();
-    }
+    if (await followedRefresh(open, events, budget, (mainResponse ?? response)?.headers()['refresh'])) await settle();
+    // The page moved on (a refresh, a script) to an address refused or unreachable: Chromium's error page is not a page
+    // of the target, and that failure is the outcome.
+    if (page.url().startsWith('chrome-error:')) throw documentFailure(new Error('the page it moved to did not load'), failedUrl, proxy);
     // The latest main-document response: a script or meta refresh may have moved the page on since goto.
     return describe(mainResponse ?? response ?? undefined, page.url(), open);
   } finally {

@@ -35,6 +35,8 @@ describe('browser lifecycle', () => {
       '/meta-refresh-busy': html(`<title>moving</title><meta http-equiv="refresh" content="0;url=/"><body onload="${BUSY_TASK}">`),
       '/refresh-later': html('<title>later</title><meta http-equiv="refresh" content="30;url=/">'),
       '/refresh-header': html(`<title>moving</title><body onload="${BUSY_TASK}">`, { refresh: '0; url=/' }),
+      // A private address the browser's guard refuses (only 127.0.0.1 is allowed here), over a CONNECT tunnel.
+      '/refresh-private': html('<title>moving</title><meta http-equiv="refresh" content="0;url=https://10.0.0.1/">'),
       // An image that never answers: `load` never fires.
       '/hang.png': () => undefined,
       '/stalls': html(`${PAGE}<img src="/hang.png">`),
@@ -87,6 +89,10 @@ describe('browser lifecycle', () => {
     const result = await render(renderer, `${site.url}/refresh-later`, '', { capture: { html: true } });
     assert.equal(result.url, `${site.url}/refresh-later`);
     assert.match(result.html ?? '', /<title>later<\/title>/);
+  });
+
+  test("a refresh to an address the guard refuses is that refusal, not Chromium's error page answered as the target", async () => {
+    assert.equal(await codeOf(render(renderer, `${site.url}/refresh-private`, '', { capture: { html: true } })), 'EFORBIDDENURL');
   });
 
   test('a 404 page is rendered and its status reported', async () => {
